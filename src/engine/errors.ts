@@ -1,0 +1,38 @@
+// Engine errors carry a stable code so callers branch on codes, never on message text.
+// Messages never contain memory text (they may be shown and logged).
+
+export type MemoryErrorCode =
+  | 'E_USAGE'
+  | 'E_NOT_FOUND'
+  | 'E_REFUSED'
+  | 'E_SCOPE_UNRESOLVED'
+  | 'E_BAD_ID'
+  | 'E_BAD_INPUT'
+  | 'E_TOO_LARGE'
+  | 'E_SCHEMA_NEWER'
+  | 'E_CORRUPT'
+  | 'E_WASM_MISSING'
+  | 'E_LOCKED'
+  | 'E_READ_ONLY'
+  | 'E_BUDGET'
+  | 'E_DISABLED'
+  | 'E_CLOSED'
+  | 'E_INTERNAL';
+
+export class MemoryError extends Error {
+  constructor(readonly code: MemoryErrorCode, message: string, readonly details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'MemoryError';
+  }
+}
+
+export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryError {
+  return e instanceof MemoryError && (code === undefined || e.code === code);
+}
+
+/** A short, text-free description of any thrown value, for logs. */
+export function errorCode(e: unknown): string {
+  if (e instanceof MemoryError) return e.code;
+  if (e instanceof Error) return (e as NodeJS.ErrnoException).code ?? e.name;
+  return typeof e;
+}

@@ -1,0 +1,62 @@
+// Shared vocabulary of the engine: trust levels, item kinds, ids, scope.
+
+/** SPEC R-MEM-4, most trusted first. */
+export const TRUST_LEVELS = ['owner', 'derived', 'ingested', 'peer', 'quarantined'] as const;
+export type Trust = (typeof TRUST_LEVELS)[number];
+
+/** Lower rank = more trusted. */
+export function trustRank(t: Trust): number {
+  return TRUST_LEVELS.indexOf(t);
+}
+
+/** The least trusted of the given levels (a derived item is never more trusted than its sources). */
+export function leastTrusted(levels: Trust[], floor: Trust = 'derived'): Trust {
+  let worst: Trust = floor;
+  for (const t of levels) if (trustRank(t) > trustRank(worst)) worst = t;
+  return worst;
+}
+
+/** Lowering only: returns `requested` when it is less trusted than `current`, else `current`. */
+export function lowerTrust(current: Trust, requested: Trust | undefined): Trust {
+  if (!requested) return current;
+  return trustRank(requested) > trustRank(current) ? requested : current;
+}
+
+/** SPEC R-RECALL-4 trust weights. */
+export const TRUST_WEIGHT: Record<Trust, number> = {
+  owner: 1.0, derived: 1.0, ingested: 0.6, peer: 0.3, quarantined: 0,
+};
+
+/** Note kinds (SPEC R-MEM-3), in durable-index rank order. */
+export const NOTE_KINDS = ['user', 'feedback', 'domain', 'project', 'reference'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+
+/** Item kinds stored in the engine. Id prefixes per SPEC R-MEM-2. */
+export type ItemKind = 'note' | 'raw' | 'summary' | 'fact' | 'entity' | 'working' | 'doc';
+
+export const ID_PREFIX: Record<ItemKind, string> = {
+  note: 'vt:', raw: 'rw:', summary: 'gs:', fact: 'fa:', entity: 'en:', working: 'wk:', doc: 'dc:',
+};
+
+export function kindOfId(id: string): ItemKind | undefined {
+  for (const [kind, prefix] of Object.entries(ID_PREFIX)) if (id.startsWith(prefix)) return kind as ItemKind;
+  return undefined;
+}
+
+export type Role = 'user' | 'assistant' | 'tool' | 'thinking' | 'system';
+
+/** Which part of the product an item came through. */
+export type EntryPath = 'participant' | 'tool' | 'command' | 'cli' | 'capture' | 'consolidation' | 'import' | 'vault' | 'bench';
+
+/** The scope a conversation may see (SPEC R-MEM-5): its project, its project type and global memory. */
+export interface Scope {
+  project?: string;
+  projectType?: string;
+}
+
+/** True when an item labelled (project, projectType) is visible from `scope`. */
+export function inScope(scope: Scope, itemProject: string | null | undefined, itemProjectType: string | null | undefined): boolean {
+  if (itemProject) return itemProject === scope.project;
+  if (itemProjectType) return itemProjectType === scope.projectType;
+  return true;
+}
