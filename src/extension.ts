@@ -1,10 +1,75 @@
-// Composition root: builds the engine and registers each surface. Holds no memory logic.
+// Composition root: builds the engine host and registers each surface. Holds no memory logic.
+// Activation stays fast: the engine opens in the background (EngineHost.start). A store that cannot
+// open (E_SCHEMA_NEWER, E_WASM_MISSING, …) reaches the user as a message and the log while the views,
+// commands and status bar stay up. Only a failure of the UI wiring itself marks activation failed.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { OutputChannelLogger } from './vscode/log';
+import { onDidChangeSettings, readEngineSettings, readVaultPath } from './vscode/config';
+import { registerStatusCommand } from './vscode/commands/statusCommand';
+import { registerVaultCommands } from './vscode/commands/vaultCommands';
+import { EngineHost } from './vscode/engineHost';
+import { MemoryStatusBar } from './vscode/statusBar';
+import { registerVaultViews, type VaultViews } from './vscode/views/vaultTree';
+import type { MemoryEngine } from './engine/engine';
+import type { EngineSettings } from './engine/settings';
+import { isMemoryError } from './engine/errors';
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('memory.showStatus', () => ({ ok: true })),
-  );
+/** What `activate` returns: the handles integration tests observe (no memory logic). */
+export interface MemoryExtensionApi {
+  readonly views: VaultViews;
+  readonly host: EngineHost;
+  readonly statusBar: MemoryStatusBar;
+  settings(): EngineSettings;
+  /** The open engine for the current vault (waits for an open or reopen in flight). */
+  engine(): Promise<MemoryEngine>;
 }
 
-export function deactivate(): void {}
+let host: EngineHost | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<MemoryExtensionApi> {
+  const logger = new OutputChannelLogger();
+  context.subscriptions.push(logger);
+  try {
+    let settings = readEngineSettings(logger);
+    const vaultPath = () => readVaultPath(context.globalStorageUri);
+    const engineHost = new EngineHost({
+      storeDir: context.globalStorageUri.fsPath, vaultDir: vaultPath, settings: () => settings, logger,
+      extensionPath: context.extensionPath,
+    });
+    host = engineHost;
+    context.subscriptions.push(engineHost);
+
+    registerStatusCommand(context, { settings: () => settings, vaultPath, logger, host: engineHost });
+    registerVaultCommands(context, engineHost, logger);
+    const views = registerVaultViews(context, engineHost, logger);
+    const statusBar = new MemoryStatusBar(engineHost, () => settings, logger);
+    context.subscriptions.push(statusBar);
+
+    context.subscriptions.push(onDidChangeSettings(() => {
+      settings = readEngineSettings(logger);
+      engineHost.updateSettings(settings);
+      statusBar.update();
+      logger.info('settings.changed');
+      // A new vault folder means a new engine: get() reopens when the vault differs.
+      const current = engineHost.current;
+      if (current && current.vaultDir !== path.resolve(vaultPath())) engineHost.start();
+    }));
+
+    engineHost.start();
+    logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
+    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get() };
+  } catch (err) {
+    const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
+    logger.error('activation.failed', { code });
+    void vscode.window.showErrorMessage(`Memory could not start (${code}). See the "Memory" output for details.`);
+    throw err;
+  }
+}
+
+/** Flushes buffers and closes the store (compaction) before the extension host exits. */
+export async function deactivate(): Promise<void> {
+  const h = host;
+  host = undefined;
+  await h?.close();
+}

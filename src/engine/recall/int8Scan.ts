@@ -1,0 +1,202 @@
+// A WebAssembly SIMD kernel for the vector index's first pass: dot products of int8 rows with an
+// int16 query, 16 dims per step (i32x4.dot_i16x8_s). Plain JS float loops measured 40–70 ms over
+// 100k × 384 here; this scan reads 4× fewer bytes and does 8 multiplies an instruction.
+// The module is hand-assembled (no toolchain needed); `createInt8Scanner` returns null when the
+// runtime lacks WebAssembly SIMD, and callers then use their float32 loop.
+
+/* Function dot8(q, rows, n, d16, out): for r in [0, n): out[r] = Σ rows[r·16·d16 + i] · q[i] (i32).
+ *   q    byte offset of the query: 16·d16 int16 values
+ *   rows byte offset of n rows of 16·d16 int8 values, packed
+ *   out  byte offset of n int32 results
+ * WAT equivalent:
+ *   local.get rows → rp; block; loop
+ *     r >= n → br 1;  acc = 0;  j = d16;  qp = q
+ *     loop  v = v128.load(rp)
+ *           acc += i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_s(v),  v128.load(qp))
+ *           acc += i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_s(v), v128.load offset=16 (qp))
+ *           rp += 16; qp += 32; j -= 1; br_if j
+ *     end
+ *     i32.store(out, lane0 + lane1 + lane2 + lane3); out += 4; r += 1; br 0
+ *   end; end
+ */
+const BODY = [
+  0x02, 0x04, 0x7f, 0x02, 0x7b, // locals: r, j, rp, qp (i32); acc, v (v128)
+  0x20, 0x01, 0x21, 0x07,
+  0x02, 0x40,
+  0x03, 0x40,
+  0x20, 0x05, 0x20, 0x02, 0x4f, 0x0d, 0x01,
+  0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x21, 0x09,
+  0x20, 0x03, 0x21, 0x06,
+  0x20, 0x00, 0x21, 0x08,
+  0x03, 0x40,
+  0x20, 0x07, 0xfd, 0x00, 0x00, 0x00, 0x21, 0x0a,
+  0x20, 0x09,
+  0x20, 0x0a, 0xfd, 0x87, 0x01,
+  0x20, 0x08, 0xfd, 0x00, 0x00, 0x00,
+  0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01,
+  0x20, 0x0a, 0xfd, 0x88, 0x01,
+  0x20, 0x08, 0xfd, 0x00, 0x00, 0x10,
+  0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01,
+  0x21, 0x09,
+  0x20, 0x07, 0x41, 0x10, 0x6a, 0x21, 0x07,
+  0x20, 0x08, 0x41, 0x20, 0x6a, 0x21, 0x08,
+  0x20, 0x06, 0x41, 0x01, 0x6b, 0x22, 0x06,
+  0x0d, 0x00,
+  0x0b,
+  0x20, 0x04,
+  0x20, 0x09, 0xfd, 0x1b, 0x00,
+  0x20, 0x09, 0xfd, 0x1b, 0x01, 0x6a,
+  0x20, 0x09, 0xfd, 0x1b, 0x02, 0x6a,
+  0x20, 0x09, 0xfd, 0x1b, 0x03, 0x6a,
+  0x36, 0x02, 0x00,
+  0x20, 0x04, 0x41, 0x04, 0x6a, 0x21, 0x04,
+  0x20, 0x05, 0x41, 0x01, 0x6a, 0x21, 0x05,
+  0x0c, 0x00,
+  0x0b,
+  0x0b,
+  0x0b,
+];
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+}
+
+function section(id: number, payload: number[]): number[] {
+  return [id, ...uleb(payload.length), ...payload];
+}
+
+const str = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
+
+const MODULE_BYTES = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]),
+  ...section(2, [0x01, ...str('env'), ...str('mem'), 0x02, 0x00, 0x01]),
+  ...section(3, [0x01, 0x00]),
+  ...section(7, [0x01, ...str('dot8'), 0x00, 0x00]),
+  ...section(10, [0x01, ...uleb(BODY.length), ...BODY]),
+]);
+
+let compiled: WebAssembly.Module | null | undefined;
+
+function module(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = WebAssembly.validate(MODULE_BYTES) ? new WebAssembly.Module(MODULE_BYTES) : null;
+    } catch {
+      compiled = null; // no SIMD (or no WebAssembly): the float32 path still works
+    }
+  }
+  return compiled;
+}
+
+export function int8ScanAvailable(): boolean {
+  return module() !== null;
+}
+
+const PAGE = 65536;
+/** Rows scanned per kernel call: bounds the result area (16 KB) independent of the partition size. */
+export const SCAN_BLOCK_ROWS = 4096;
+
+/**
+ * Int8 rows in one WebAssembly memory. Layout: [query int16 · dims][results int32 · 4096][rows int8 …].
+ * Rows are addressed by index; growth keeps the bytes (views are re-made after memory.grow).
+ */
+export class Int8Scanner {
+  private readonly mem: WebAssembly.Memory;
+  private readonly dot8: (q: number, rows: number, n: number, d16: number, out: number) => void;
+  private readonly qOff = 0;
+  private readonly outOff: number;
+  private readonly rowsOff: number;
+  private bytes!: Int8Array;
+  private q16!: Int16Array;
+  private out!: Int32Array;
+
+  constructor(private readonly wasm: WebAssembly.Module, readonly dims: number, capacityRows: number) {
+    this.outOff = align(dims * 2, 64);
+    this.rowsOff = align(this.outOff + SCAN_BLOCK_ROWS * 4, 64);
+    this.mem = new WebAssembly.Memory({ initial: pagesFor(this.rowsOff + capacityRows * dims) });
+    const inst = new WebAssembly.Instance(this.wasm, { env: { mem: this.mem } });
+    this.dot8 = inst.exports.dot8 as Int8Scanner['dot8'];
+    this.refreshViews();
+  }
+
+  /** Makes room for `rows` rows. */
+  reserve(rows: number): void {
+    const need = this.rowsOff + rows * this.dims;
+    if (need <= this.mem.buffer.byteLength) return;
+    const pages = pagesFor(Math.max(need, this.mem.buffer.byteLength * 1.5));
+    this.mem.grow(pages - this.mem.buffer.byteLength / PAGE);
+    this.refreshViews();
+  }
+
+  setRow(row: number, q: Int8Array): void {
+    this.bytes.set(q, this.rowsOff + row * this.dims);
+  }
+
+  copyRow(from: number, to: number): void {
+    const d = this.dims;
+    this.bytes.copyWithin(this.rowsOff + to * d, this.rowsOff + from * d, this.rowsOff + from * d + d);
+  }
+
+  /** Scores rows [start, start + n) (n ≤ SCAN_BLOCK_ROWS) against `query`; results in the returned view. */
+  scan(query: Int8Array, start: number, n: number): Int32Array {
+    this.q16.set(query);
+    this.dot8(this.qOff, this.rowsOff + start * this.dims, n, this.dims >> 4, this.outOff);
+    return this.out;
+  }
+
+  private refreshViews(): void {
+    const buf = this.mem.buffer;
+    this.bytes = new Int8Array(buf);
+    this.q16 = new Int16Array(buf, this.qOff, this.dims);
+    this.out = new Int32Array(buf, this.outOff, SCAN_BLOCK_ROWS);
+  }
+}
+
+/** A scanner for `dims` (a multiple of 16), or null without WebAssembly SIMD. */
+export function createInt8Scanner(dims: number, capacityRows: number): Int8Scanner | null {
+  const m = module();
+  if (!m || dims % 16 !== 0) return null;
+  return new Int8Scanner(m, dims, capacityRows);
+}
+
+/** Symmetric per-vector int8 quantisation; returns the scale (value ≈ q / scale). */
+export function quantize(v: Float32Array, out: Int8Array): number {
+  return quantizeAt(v, 0, v.length, out);
+}
+
+/** `quantize` of src[off … off+d). */
+export function quantizeAt(src: Float32Array, off: number, d: number, out: Int8Array): number {
+  let max = 0;
+  for (let i = 0; i < d; i++) {
+    const a = Math.abs(src[off + i]!);
+    if (a > max) max = a;
+  }
+  if (max === 0) {
+    out.fill(0);
+    return 1;
+  }
+  const scale = 127 / max;
+  // Round half away from zero; the Int8Array store truncates, |x| ≤ 127.5 so nothing wraps.
+  // (Math.round here measured ~3× slower on the 100k-row load path.)
+  for (let i = 0; i < d; i++) {
+    const x = src[off + i]! * scale;
+    out[i] = (x + (x >= 0 ? 0.5 : -0.5)) | 0;
+  }
+  return scale;
+}
+
+function align(n: number, a: number): number {
+  return Math.ceil(n / a) * a;
+}
+
+function pagesFor(bytes: number): number {
+  return Math.max(1, Math.ceil(bytes / PAGE));
+}

@@ -1,0 +1,362 @@
+// In-memory BM25 inverted index over plain records (SPEC R-RECALL-3), independent of the store.
+// Invariants: postings hold internal ordinals in ascending order, interleaved [ordinal, tf] in one
+// Int32Array per term; an update gets a fresh ordinal and the old one is tombstoned until compaction.
+import { MemoryError } from '../errors';
+import { analyze, detectLanguage, type Language } from './language';
+
+export interface KeywordHit {
+  docId: number;
+  score: number;
+}
+
+export interface KeywordSearchOptions {
+  /** Only doc ids for which this returns true are returned (scope, trust, secrets). */
+  filter?: (docId: number) => boolean;
+  /**
+   * 'max': divide by the best hit's score (best = 1).
+   * 'coverage': idf-weighted share of the query matched, with tf saturation — comparable across queries.
+   */
+  normalise?: 'max' | 'coverage';
+}
+
+export interface KeywordIndexOptions {
+  k1?: number;
+  b?: number;
+}
+
+const MAGIC = 0x4b57_4931; // "KWI1"
+const FORMAT_VERSION = 1;
+const INITIAL_POSTING_CAPACITY = 4; // two [ordinal, tf] pairs; most terms are rare
+const MAX_DOC_ID = 0x7fff_ffff;
+const COMPACT_DEAD_RATIO = 0.25; // rebuild once a quarter of the ordinals are dead
+
+export class KeywordIndex {
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly termIds = new Map<string, number>();
+  private terms: string[] = [];
+  private postings: Int32Array[] = [];
+  private postLen = new Int32Array(1024); // int32s used in postings[t] (2 per doc)
+  private ordToDoc = new Int32Array(1024);
+  private ordLen = new Int32Array(1024); // terms in the doc; 0 for a dead ordinal
+  private ordCount = 0;
+  private deadCount = 0;
+  private totalLen = 0;
+  private readonly docToOrd = new Map<number, number>();
+  private acc = new Float32Array(0);
+  private accTf = new Float32Array(0); // coverage numerator when normalising by coverage
+
+  constructor(opts: KeywordIndexOptions = {}) {
+    this.k1 = opts.k1 ?? 1.2; // BM25 defaults from Robertson & Zaragoza
+    this.b = opts.b ?? 0.75;
+  }
+
+  get size(): number {
+    return this.docToOrd.size;
+  }
+
+  get vocabularySize(): number {
+    return this.terms.length;
+  }
+
+  has(docId: number): boolean {
+    return this.docToOrd.has(docId);
+  }
+
+  /** Indexes `text` under `docId`, replacing what was there. Returns the language used. */
+  add(docId: number, text: string, lang?: Language | null): Language | null {
+    checkDocId(docId);
+    if (typeof text !== 'string') throw new MemoryError('E_BAD_INPUT', 'keyword index: text must be a string');
+    this.remove(docId);
+    const language = lang === undefined ? detectLanguage(text) : lang;
+    const toks = analyze(text, language);
+    const ord = this.ordCount++;
+    this.ensureOrdCapacity(this.ordCount);
+    this.ordToDoc[ord] = docId;
+    this.docToOrd.set(docId, ord);
+    const tf = new Map<number, number>();
+    for (const t of toks) {
+      let id = this.termIds.get(t);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.terms.push(t);
+        this.termIds.set(t, id);
+        this.postings.push(new Int32Array(INITIAL_POSTING_CAPACITY));
+        if (id >= this.postLen.length) this.postLen = grow(this.postLen, id + 1);
+      }
+      tf.set(id, (tf.get(id) ?? 0) + 1);
+    }
+    for (const [id, n] of tf) {
+      let p = this.postings[id]!;
+      const len = this.postLen[id]!;
+      if (len + 2 > p.length) {
+        p = grow(p, len + 2);
+        this.postings[id] = p;
+      }
+      p[len] = ord;
+      p[len + 1] = n;
+      this.postLen[id] = len + 2;
+    }
+    // A doc with no terms still counts as live with length 1, so remove() stays symmetric.
+    const len = Math.max(1, toks.length);
+    this.ordLen[ord] = len;
+    this.totalLen += len;
+    return language;
+  }
+
+  remove(docId: number): boolean {
+    const ord = this.docToOrd.get(docId);
+    if (ord === undefined) return false;
+    this.docToOrd.delete(docId);
+    this.totalLen -= this.ordLen[ord]!;
+    this.ordLen[ord] = 0;
+    this.deadCount++;
+    if (this.deadCount > 1024 && this.deadCount > COMPACT_DEAD_RATIO * this.ordCount) this.compact();
+    return true;
+  }
+
+  /** BM25 top-k for already analysed query terms (use `queryTerms`). Ties go to the older doc. */
+  search(queryTokens: readonly string[], k: number, opts: KeywordSearchOptions | ((docId: number) => boolean) = {}): KeywordHit[] {
+    const o: KeywordSearchOptions = typeof opts === 'function' ? { filter: opts } : opts;
+    if (k <= 0 || this.docToOrd.size === 0) return [];
+    const qtf = new Map<number, number>();
+    for (const t of queryTokens) {
+      const id = this.termIds.get(t);
+      if (id !== undefined) qtf.set(id, (qtf.get(id) ?? 0) + 1);
+    }
+    if (qtf.size === 0) return [];
+    if (this.acc.length < this.ordCount) {
+      this.acc = new Float32Array(this.ordLen.length);
+      this.accTf = new Float32Array(this.ordLen.length);
+    }
+    const acc = this.acc, accTf = this.accTf, ordLen = this.ordLen;
+    const n = this.docToOrd.size;
+    const avgLen = this.totalLen / n;
+    const k1 = this.k1, b = this.b;
+    const touched: number[] = [];
+    let idfSum = 0;
+    const coverage = o.normalise === 'coverage';
+    for (const [id, qn] of qtf) {
+      const p = this.postings[id]!;
+      const len = this.postLen[id]!;
+      const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
+      idfSum += idf;
+      for (let i = 0; i < len; i += 2) {
+        const ord = p[i]!;
+        const dl = ordLen[ord]!;
+        if (dl === 0) continue;
+        const tf = p[i + 1]!;
+        const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
+        if (acc[ord] === 0) touched.push(ord);
+        acc[ord] += idf * sat;
+        if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
+      }
+    }
+    const heap = new TopK(k);
+    for (const ord of touched) {
+      const s = coverage ? accTf[ord]! / idfSum : acc[ord]!;
+      acc[ord] = 0;
+      accTf[ord] = 0;
+      if (!heap.wouldAccept(s)) continue;
+      const docId = this.ordToDoc[ord]!;
+      if (o.filter && !o.filter(docId)) continue;
+      heap.push(docId, s);
+    }
+    const hits = heap.sorted();
+    if (o.normalise === 'max' && hits.length > 0) {
+      const top = hits[0]!.score;
+      for (const h of hits) h.score = top > 0 ? h.score / top : 0;
+    }
+    return hits;
+  }
+
+  /** Drops tombstoned ordinals and renumbers, keeping posting order ascending. */
+  compact(): void {
+    const remap = new Int32Array(this.ordCount).fill(-1);
+    let next = 0;
+    for (let ord = 0; ord < this.ordCount; ord++) {
+      if (this.ordLen[ord]! > 0) {
+        remap[ord] = next;
+        this.ordToDoc[next] = this.ordToDoc[ord]!;
+        this.ordLen[next] = this.ordLen[ord]!;
+        this.docToOrd.set(this.ordToDoc[next]!, next);
+        next++;
+      }
+    }
+    this.ordLen.fill(0, next, this.ordCount);
+    for (let t = 0; t < this.postings.length; t++) {
+      const p = this.postings[t]!;
+      const len = this.postLen[t]!;
+      let w = 0;
+      for (let i = 0; i < len; i += 2) {
+        const r = remap[p[i]!]!;
+        if (r < 0) continue;
+        p[w] = r;
+        p[w + 1] = p[i + 1]!;
+        w += 2;
+      }
+      this.postLen[t] = w;
+    }
+    this.ordCount = next;
+    this.deadCount = 0;
+  }
+
+  /**
+   * Binary image: header, vocabulary (NUL-separated UTF-8), per-term lengths, postings, ordinals.
+   * Compacts first so the image carries no tombstones.
+   */
+  serialize(): Buffer {
+    this.compact();
+    const vocab = Buffer.from(this.terms.join('\0'), 'utf8');
+    const T = this.terms.length;
+    let postInts = 0;
+    for (let t = 0; t < T; t++) postInts += this.postLen[t]!;
+    const headerInts = 8;
+    const vocabPadded = (vocab.length + 3) & ~3;
+    const bytes = headerInts * 4 + vocabPadded + T * 4 + postInts * 4 + this.ordCount * 8;
+    const buf = Buffer.alloc(bytes);
+    const h = new Int32Array(buf.buffer, buf.byteOffset, headerInts);
+    h.set([MAGIC, FORMAT_VERSION, T, vocab.length, postInts, this.ordCount, Math.round(this.k1 * 1000), Math.round(this.b * 1000)]);
+    let off = headerInts * 4;
+    vocab.copy(buf, off);
+    off += vocabPadded;
+    new Int32Array(buf.buffer, buf.byteOffset + off, T).set(this.postLen.subarray(0, T));
+    off += T * 4;
+    for (let t = 0; t < T; t++) {
+      const len = this.postLen[t]!;
+      new Int32Array(buf.buffer, buf.byteOffset + off, len).set(this.postings[t]!.subarray(0, len));
+      off += len * 4;
+    }
+    new Int32Array(buf.buffer, buf.byteOffset + off, this.ordCount).set(this.ordToDoc.subarray(0, this.ordCount));
+    off += this.ordCount * 4;
+    new Int32Array(buf.buffer, buf.byteOffset + off, this.ordCount).set(this.ordLen.subarray(0, this.ordCount));
+    return buf;
+  }
+
+  static deserialize(input: Uint8Array): KeywordIndex {
+    // Typed views need 4-byte alignment; a Buffer from the pool may not have it.
+    const buf = input.byteOffset % 4 === 0 ? Buffer.from(input.buffer, input.byteOffset, input.byteLength) : Buffer.from(input);
+    const corrupt = (why: string) => new MemoryError('E_CORRUPT', `keyword index image: ${why}`);
+    if (buf.length < 32) throw corrupt('too short');
+    const h = new Int32Array(buf.buffer, buf.byteOffset, 8);
+    if (h[0] !== MAGIC) throw corrupt('bad magic');
+    if (h[1] !== FORMAT_VERSION) throw corrupt(`unknown version ${h[1]}`);
+    const [T, vocabBytes, postInts, ordCount] = [h[2]!, h[3]!, h[4]!, h[5]!];
+    const vocabPadded = (vocabBytes + 3) & ~3;
+    const need = 32 + vocabPadded + T * 4 + postInts * 4 + ordCount * 8;
+    if (T < 0 || postInts < 0 || ordCount < 0 || need !== buf.length) throw corrupt('size mismatch');
+    const idx = new KeywordIndex({ k1: h[6]! / 1000, b: h[7]! / 1000 });
+    let off = 32;
+    const vocab = buf.toString('utf8', off, off + vocabBytes);
+    off += vocabPadded;
+    idx.terms = T === 0 ? [] : vocab.split('\0');
+    if (idx.terms.length !== T) throw corrupt('vocabulary count');
+    for (let t = 0; t < T; t++) idx.termIds.set(idx.terms[t]!, t);
+    idx.postLen = new Int32Array(Math.max(1024, T));
+    idx.postLen.set(new Int32Array(buf.buffer, buf.byteOffset + off, T));
+    off += T * 4;
+    const all = new Int32Array(postInts);
+    all.set(new Int32Array(buf.buffer, buf.byteOffset + off, postInts));
+    off += postInts * 4;
+    // Views into one allocation: no per-term copy. A term that grows gets its own array (grow copies).
+    idx.postings = new Array<Int32Array>(T);
+    let p = 0;
+    for (let t = 0; t < T; t++) {
+      const len = idx.postLen[t]!;
+      idx.postings[t] = all.subarray(p, p + len);
+      p += len;
+    }
+    idx.ensureOrdCapacity(ordCount);
+    idx.ordToDoc.set(new Int32Array(buf.buffer, buf.byteOffset + off, ordCount));
+    off += ordCount * 4;
+    idx.ordLen.set(new Int32Array(buf.buffer, buf.byteOffset + off, ordCount));
+    idx.ordCount = ordCount;
+    for (let o = 0; o < ordCount; o++) {
+      idx.docToOrd.set(idx.ordToDoc[o]!, o);
+      idx.totalLen += idx.ordLen[o]!;
+    }
+    return idx;
+  }
+
+  private ensureOrdCapacity(n: number): void {
+    if (n <= this.ordToDoc.length) return;
+    this.ordToDoc = grow(this.ordToDoc, n);
+    this.ordLen = grow(this.ordLen, n);
+  }
+}
+
+/** Query terms for `text`: language detected from the text, else `fallback`, else all languages. */
+export function queryTerms(text: string, fallback?: Language | null): { lang: Language | null; terms: string[] } {
+  const lang = detectLanguage(text) ?? fallback ?? null;
+  return { lang, terms: analyze(text, lang) };
+}
+
+function checkDocId(docId: number): void {
+  if (!Number.isInteger(docId) || docId < 0 || docId > MAX_DOC_ID) {
+    throw new MemoryError('E_BAD_INPUT', 'keyword index: doc id must be an integer in [0, 2^31)', { docId: String(docId) });
+  }
+}
+
+function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(Math.max(min, a.length * 2, 4));
+  next.set(a);
+  return next;
+}
+
+/** A fixed-size min-heap of (docId, score); sorted() gives best first, ties by lower docId. */
+export class TopK {
+  private readonly ids: Int32Array;
+  private readonly scores: Float64Array;
+  private n = 0;
+  constructor(private readonly k: number) {
+    this.ids = new Int32Array(k);
+    this.scores = new Float64Array(k);
+  }
+  get size(): number {
+    return this.n;
+  }
+  /** The score a new entry must beat once the heap is full. */
+  get threshold(): number {
+    return this.n < this.k ? -Infinity : this.scores[0]!;
+  }
+  wouldAccept(score: number): boolean {
+    return this.n < this.k || score > this.scores[0]!;
+  }
+  push(id: number, score: number): void {
+    const ids = this.ids, sc = this.scores;
+    if (this.n < this.k) {
+      let i = this.n++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (sc[parent]! <= score) break;
+        sc[i] = sc[parent]!;
+        ids[i] = ids[parent]!;
+        i = parent;
+      }
+      sc[i] = score;
+      ids[i] = id;
+      return;
+    }
+    if (score <= sc[0]!) return;
+    let i = 0;
+    const n = this.n;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && sc[r]! < sc[l]! ? r : l;
+      if (sc[c]! >= score) break;
+      sc[i] = sc[c]!;
+      ids[i] = ids[c]!;
+      i = c;
+    }
+    sc[i] = score;
+    ids[i] = id;
+  }
+  sorted(): { docId: number; score: number }[] {
+    const out: { docId: number; score: number }[] = [];
+    for (let i = 0; i < this.n; i++) out.push({ docId: this.ids[i]!, score: this.scores[i]! });
+    return out.sort((a, b) => b.score - a.score || a.docId - b.docId);
+  }
+}

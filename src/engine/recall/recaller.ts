@@ -1,0 +1,278 @@
+// The read path (SPEC R-RECALL-1..7): search, the budgeted recall block and drill-down (expand),
+// all bound to a conversation's scope. Scope and trust filtering happen here, before any text
+// leaves the engine; a caller can never receive an item the conversation may not see.
+import { MemoryError } from '../errors';
+import type { Clock, Logger } from '../host';
+import type { Item } from '../store/repositories';
+import type { Store } from '../store/store';
+import type { EngineSettings } from '../settings';
+import { type ItemKind, type Scope, type Trust, inScope, kindOfId, NOTE_KINDS } from '../types';
+import { readLongterm } from '../vault/longterm';
+import { parseNote } from '../vault/noteParser';
+import { relPathOfId, resolveInVault } from '../vault/vaultLayout';
+import { promises as fsp } from 'node:fs';
+import { queryTerms } from './keywordIndex';
+import { buildQuery } from './queryBuilder';
+import { passageAround, scoreCandidate } from './rank';
+import { budgetFor, buildRecallBlock, type IndexEntry } from './recallBlock';
+import type { RecallIndex } from './recallIndex';
+
+/** Who is asking: the conversation decides the scope; a project argument only applies to a new one. */
+export interface ReadContext {
+  conversation?: string;
+  project?: string;
+  projectType?: string;
+  /** The conversation is new (first turn): an unknown id is fine and takes `project`. */
+  newConversation?: boolean;
+}
+
+export interface ResolvedContext {
+  scope: Scope;
+  conversation?: string;
+}
+
+export interface SearchHit {
+  id: string;
+  kind: ItemKind;
+  score: number;
+  trust: Trust;
+  text: string;
+  /** Note kind, fact subject… */
+  subkind?: string | null;
+  created: number;
+}
+
+export interface RecallRequest extends ReadContext {
+  message: string;
+  previousUserMessages?: string[];
+  title?: string;
+  task?: string;
+  /** The answering model's context window in tokens (scales the budget). */
+  window?: number;
+  canUseTools?: boolean;
+}
+
+export interface RecallResult {
+  block: string;
+  items: string[];
+  hits: SearchHit[];
+  /** Why the block is empty, if it is (fail-soft reasons). */
+  reason?: string;
+}
+
+export interface ExpandResult {
+  id: string;
+  kind: ItemKind;
+  trust: Trust;
+  sourceType: string | null;
+  text: string;
+  truncated: boolean;
+  /** Raw messages: the conversation summary when it may be recalled. */
+  conversationSummary?: { id: string; text: string };
+  /** Entities: name, type, aliases, current facts. */
+  entity?: { name: string; type: string; aliases: string[]; facts: { id: string; text: string }[] };
+  /** Facts and summaries: what they were derived from. */
+  sources?: string[];
+  path?: string;
+}
+
+const EXPAND_MAX_CHARS = 8000; // R-RECALL-7
+const HIT_TEXT_MAX = 280; // R-RECALL-4 passage length
+const RECENT_TASK_SUMMARIES = 5; // R-RECALL-5
+
+export class Recaller {
+  constructor(
+    private readonly store: Store,
+    private readonly index: RecallIndex,
+    private readonly vaultDir: string,
+    private readonly settings: () => EngineSettings,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly textOf: (item: Item) => string,
+  ) {}
+
+  /** The scope a read may see. Unknown existing conversation → E_SCOPE_UNRESOLVED (R-RECALL-7). */
+  resolve(ctx: ReadContext): ResolvedContext {
+    if (ctx.conversation) {
+      const conv = this.store.conversations.get(ctx.conversation);
+      if (conv) return { scope: { project: conv.project ?? undefined, projectType: conv.projectType ?? undefined }, conversation: conv.id };
+      if (!ctx.newConversation) throw new MemoryError('E_SCOPE_UNRESOLVED', 'memory scope unresolved');
+      return { scope: { project: ctx.project || undefined, projectType: ctx.projectType || undefined }, conversation: ctx.conversation };
+    }
+    return { scope: { project: ctx.project || undefined, projectType: ctx.projectType || undefined } };
+  }
+
+  async search(query: string, ctx: ReadContext, k?: number): Promise<SearchHit[]> {
+    if (typeof query !== 'string') throw new MemoryError('E_BAD_INPUT', 'query must be text');
+    const rc = this.resolve(ctx);
+    return this.rankedHits(query.slice(0, 1200), rc, k ?? this.settings().recallTopK);
+  }
+
+  private async rankedHits(query: string, rc: ResolvedContext, k: number): Promise<SearchHit[]> {
+    if (!query.trim()) return [];
+    const s = this.settings();
+    const now = this.clock.now();
+    const cands = await this.index.search({
+      text: query, scope: rc.scope, conversation: rc.conversation, now, k, includeSecrets: s.recallIncludeSecrets,
+      minVectorScore: s.recallMinScore,
+    });
+    const { terms } = queryTerms(query);
+    const scored = cands.map((c) => ({
+      c,
+      score: scoreCandidate({
+        relevance: c.relevance, kind: this.index.kindOf(c.docId), pinned: this.index.pinnedOf(c.docId),
+        createdMs: this.index.createdOf(c.docId), nowMs: now, importance: this.index.importanceOf(c.docId),
+        trust: this.index.trustOf(c.docId), sameConversation: this.index.conversationIs(c.docId, rc.conversation),
+        sameProject: this.index.projectIs(c.docId, rc.scope.project),
+      }),
+    }));
+    scored.sort((a, b) => b.score - a.score);
+    const hits: SearchHit[] = [];
+    const seenNotes = new Set<string>();
+    for (const { c, score } of scored) {
+      if (hits.length >= k || score <= 0) break;
+      const item = this.store.items.get(c.id);
+      if (!item) continue;
+      // A note imported into the raw record comes back once, as the note (R-RECALL-4).
+      const noteRef = typeof item.meta.note === 'string' ? item.meta.note : null;
+      const key = noteRef ?? item.id;
+      if (seenNotes.has(key)) continue;
+      seenNotes.add(key);
+      hits.push({ id: item.id, kind: item.kind, score: round(score), trust: item.trust, text: this.hitText(item, terms), subkind: item.subkind, created: item.created });
+    }
+    return hits;
+  }
+
+  /** The recall block for one chat turn. Fail-soft: any failure gives an empty block and a reason. */
+  async recall(req: RecallRequest): Promise<RecallResult> {
+    const s = this.settings();
+    if (!s.enabled) return { block: '', items: [], hits: [], reason: 'disabled' };
+    const rc = this.resolve({ ...req, newConversation: true });
+    const query = buildQuery({ message: req.message ?? '', previousUserMessages: req.previousUserMessages, title: req.title, task: req.task });
+    let hits: SearchHit[] = [];
+    let reason: string | undefined;
+    try {
+      hits = await this.rankedHits(query, rc, s.recallTopK);
+      if (hits.length === 0) reason = query.trim() ? 'nothing_found' : 'empty_query';
+    } catch (e) {
+      reason = 'search_failed';
+      this.logger.warn('recall.failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
+    }
+    const canUseTools = req.canUseTools !== false;
+    const budget = budgetFor(s.indexBudgetChars, req.window);
+    const index = this.durableIndex(rc);
+    let longterm = '';
+    try {
+      longterm = (await readLongterm(this.vaultDir, { create: false })).text;
+    } catch { /* no long-term file yet */ }
+    const fullCount = canUseTools ? 2 : 4;
+    const fullTexts: { id: string; text: string }[] = [];
+    for (const h of hits.slice(0, fullCount)) {
+      try {
+        const ex = await this.expandItem(h.id, rc, false);
+        fullTexts.push({ id: h.id, text: ex.text });
+      } catch { /* the hit line stays */ }
+    }
+    const block = buildRecallBlock({
+      now: this.clock.now(), timeZone: this.clock.timeZone(), longterm, index, hits, fullTexts, canUseTools, budgetChars: budget,
+    });
+    if (!block.text && !reason) reason = budget <= 0 ? 'no_budget' : 'nothing_fits';
+    if (reason) this.logger.info('recall.empty_or_partial', { reason, hits: hits.length });
+    return { block: block.text, items: block.itemIds, hits, reason: block.text ? undefined : reason };
+  }
+
+  /** Durable index lines: notes in scope (user, feedback first), pinned summaries, recent task summaries. */
+  durableIndex(rc: ResolvedContext): IndexEntry[] {
+    const s = this.settings();
+    const now = this.clock.now();
+    const allowed = (it: Item) =>
+      inScope(rc.scope, it.project, it.projectType) && it.trust !== 'quarantined' && !it.untrusted && !it.archivedAt &&
+      !it.invalidatedAt && (s.recallIncludeSecrets || !it.secret) && (!it.expiresAt || it.expiresAt > now);
+    const notes = this.store.items.list({ kind: 'note' }).filter(allowed);
+    const rank = (k: string | null) => { const i = NOTE_KINDS.indexOf((k ?? 'reference') as never); return i < 0 ? 9 : i; };
+    notes.sort((a, b) => rank(a.subkind) - rank(b.subkind) || Number(b.pinned) - Number(a.pinned) || b.created - a.created);
+    const out: IndexEntry[] = notes.map((n) => ({ id: n.id, summary: n.summary ?? n.title ?? n.id, kind: n.subkind ?? 'reference', pinned: n.pinned }));
+    const summaries = this.store.items
+      .list({ kind: 'summary', order: 'createdDesc', limit: 200 })
+      .filter((x) => allowed(x) && x.conversation !== rc.conversation);
+    for (const p of summaries.filter((x) => x.pinned)) out.push({ id: p.id, summary: p.summary ?? '', kind: 'summary', pinned: true });
+    if (rc.scope.project) {
+      const recent = summaries.filter((x) => !x.pinned && x.project === rc.scope.project).slice(0, RECENT_TASK_SUMMARIES);
+      for (const r of recent) out.push({ id: r.id, summary: r.summary ?? '', kind: 'summary' });
+    }
+    return out;
+  }
+
+  async expand(id: string, ctx: ReadContext): Promise<ExpandResult> {
+    const rc = this.resolve(ctx);
+    return this.expandItem(id, rc, true);
+  }
+
+  private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean): Promise<ExpandResult> {
+    if (typeof id !== 'string' || id.length > 1024) throw new MemoryError('E_BAD_ID', 'memory id must be text');
+    const kind = kindOfId(id);
+    if (!kind) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
+    if (kind === 'note') relPathOfId(id); // refuses `..`, absolute paths and hidden folders
+    const item = this.store.items.get(id);
+    if (!item || !this.visible(item, rc)) throw new MemoryError('E_NOT_FOUND', 'no such memory in this conversation\'s scope');
+    const base = { id: item.id, kind: item.kind, trust: item.trust, sourceType: item.sourceType };
+    if (kind === 'note') {
+      const abs = resolveInVault(this.vaultDir, item.path ?? relPathOfId(id));
+      const parsed = parseNote(item.path ?? relPathOfId(id), await fsp.readFile(abs));
+      const { text, truncated } = cap(parsed.body.trim() || parsed.summary);
+      return { ...base, text, truncated, path: item.path ?? undefined };
+    }
+    if (kind === 'raw') {
+      const { text, truncated } = cap(this.textOf(item));
+      const res: ExpandResult = { ...base, text, truncated };
+      if (withExtras && item.conversation) {
+        const sum = this.store.items.get(`gs:${item.conversation}`);
+        if (sum && this.visible(sum, rc)) res.conversationSummary = { id: sum.id, text: sum.text ?? '' };
+      }
+      return res;
+    }
+    if (kind === 'entity') {
+      const name = item.text ?? '';
+      const facts = this.store.items
+        .list({ kind: 'fact', recallable: true, now: this.clock.now(), order: 'createdDesc', limit: 2000 })
+        .filter((f) => this.visible(f, rc) && (f.text ?? '').toLowerCase().includes(name.toLowerCase()))
+        .slice(0, 10)
+        .map((f) => ({ id: f.id, text: f.text ?? '' }));
+      const aliases = Array.isArray(item.meta.aliases) ? (item.meta.aliases as string[]) : [];
+      return { ...base, text: name, truncated: false, entity: { name, type: String(item.meta.type ?? item.subkind ?? ''), aliases, facts } };
+    }
+    const { text, truncated } = cap(item.text ?? '');
+    return { ...base, text, truncated, sources: withExtras ? this.store.itemSources.sourcesOf(item.id) : undefined };
+  }
+
+  /** May this conversation see this item? The same rules as the index's filter, on a row. */
+  visible(item: Item, rc: ResolvedContext): boolean {
+    const s = this.settings();
+    if (item.trust === 'quarantined' || item.archivedAt) return false;
+    if (item.secret && !s.recallIncludeSecrets) return false;
+    if (item.role === 'tool' || item.role === 'thinking' || item.role === 'system') return false;
+    if (item.expiresAt && item.expiresAt <= this.clock.now()) return false;
+    return inScope(rc.scope, item.project, item.projectType);
+  }
+
+  private hitText(item: Item, terms: string[]): string {
+    switch (item.kind) {
+      case 'raw': return passageAround(this.textOf(item), terms, HIT_TEXT_MAX);
+      case 'note': return clip(item.summary ?? item.text ?? '', HIT_TEXT_MAX);
+      default: return clip(item.text ?? '', HIT_TEXT_MAX);
+    }
+  }
+}
+
+function cap(text: string): { text: string; truncated: boolean } {
+  return text.length > EXPAND_MAX_CHARS ? { text: text.slice(0, EXPAND_MAX_CHARS), truncated: true } : { text, truncated: false };
+}
+
+function clip(s: string, n: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length <= n ? flat : flat.slice(0, n - 1) + '…';
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,383 @@
+// Poison gate (SPEC R-WRITE-5): decides whether a fact, summary or note reads as an instruction to the
+// assistant. Pure and synchronous: one normalisation pass builds a few folded "views" of the text
+// (NFKC, zero-width stripped, homoglyphs → Latin, diacritics folded, spaced letters joined, l33t digits
+// read as letters, base64 blobs decoded) and precompiled patterns run over them. Logs nothing; returns
+// stable detector names so the caller can log the rule without the text.
+//
+// Decisions documented here (they are pattern rules, not proofs; they err toward caution):
+//  - "act as <role>" is only a role change for jailbreak personas (DAN, unrestricted/unfiltered/evil …);
+//    "act as a reviewer on this PR" is ordinary delegation and passes.
+//  - "from now on you are …" / "you are now …" reject only when followed by an identity (a/an/the,
+//    a bot/GPT name, "in … mode", "no longer …"); "you are now on the latest SDK" and "from now on you
+//    are responsible for on-call" pass.
+//  - `System:` at line start rejects only when that line addresses a participant (you/assistant/user …);
+//    "System: Ubuntu 22.04" is a key: value fact and passes. `### System:` always rejects.
+//  - Shell commands in prose pass unless destructive (rm -rf on / ~ * $HOME, curl|sh, chmod 777 /, mkfs,
+//    dd to a device); requests to run/call/use "the … tool" are untrusted.
+//  - JSON messages are rejected only for role system/developer: user-role JSON is common in dev chat code.
+
+import { SummaryMessage, summarize } from './derive';
+
+export type GateVerdict = 'reject' | 'untrusted' | 'pass';
+
+/** Stable detector names (they appear in logs and status; never rename). */
+export type GateDetector =
+  | 'ignore_previous'
+  | 'role_change'
+  | 'assistant_instruction'
+  | 'chat_template'
+  | 'transcript'
+  | 'system_line'
+  | 'json_role'
+  | 'tool_request'
+  | 'destructive_command'
+  | 'forget_all'
+  | 'exfiltration';
+
+export interface GateResult {
+  verdict: GateVerdict;
+  detector: GateDetector | null;
+}
+
+export type GateFn = (text: string) => GateResult;
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation
+
+const ZERO_WIDTH = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufe00-\ufe0f\ufeff]/g;
+const COMBINING = /\p{M}+/gu;
+
+// Cyrillic and Greek letters that render like Latin ones (confusables subset; only look-alikes).
+const HOMOGLYPHS: Record<string, string> = {
+  'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y',
+  'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'һ': 'h', 'ӏ': 'l',
+  'А': 'a', 'В': 'b', 'Е': 'e', 'К': 'k', 'М': 'm', 'Н': 'h', 'О': 'o', 'Р': 'p', 'С': 'c', 'Т': 't', 'Х': 'x',
+  'І': 'i', 'Ј': 'j', 'Ѕ': 's', 'У': 'y',
+  'α': 'a', 'β': 'b', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
+  'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p',
+  'Τ': 't', 'Υ': 'y', 'Χ': 'x',
+};
+const HOMOGLYPH_RE = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g');
+
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's' };
+// Tokens of letters and l33t digits; only those mixing both are rewritten ("1gn0r3", "4ll"; "2024" stays).
+// Tokenise-then-test keeps this linear (a single mixed-token regex backtracks quadratically on long words).
+const LEET_TOKEN = /[\p{L}0-9$]+/gu;
+const HAS_LETTER = /\p{L}/u;
+const HAS_LEET = /[0-9$]/;
+
+// Three or more single letters separated by one separator char: "i g n o r e", "p.r.e.v".
+const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·|]\p{L}(?![\p{L}\p{N}])){2,}/gu;
+
+// Candidate base64 blobs: 20+ chars (15+ bytes decoded), the shortest injection worth hiding.
+const BASE64 = /[A-Za-z0-9+/]{20,}={0,2}/g;
+
+function fold(s: string): string {
+  return s
+    .normalize('NFKC')
+    .replace(ZERO_WIDTH, '')
+    .replace(HOMOGLYPH_RE, (c) => HOMOGLYPHS[c] ?? c)
+    .normalize('NFKD')
+    .replace(COMBINING, '')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc`´]/g, "'")
+    .replace(/[\u201c\u201d\u201e«»]/g, '"');
+}
+
+function squeeze(s: string): string {
+  return s.replace(/[ \t\u00a0]+/g, ' ');
+}
+
+function decodeBase64Blobs(raw: string): string[] {
+  const out: string[] = [];
+  const blobs = raw.match(BASE64);
+  if (!blobs) return out;
+  for (const b of blobs) {
+    if (!/[a-z]/.test(b) || !/[A-Z0-9]/.test(b)) continue; // a long plain word is not base64
+    const buf = Buffer.from(b, 'base64');
+    const text = buf.toString('utf8');
+    if (text.includes('\ufffd')) continue;
+    let printable = 0;
+    for (const ch of text) if (ch >= ' ' || ch === '\n' || ch === '\t') printable++;
+    if (printable / Math.max(1, text.length) > 0.95 && /\p{L}{3,}\s+\p{L}{2,}/u.test(text)) out.push(text);
+  }
+  return out;
+}
+
+/** The folded views every detector runs over, joined by a separator no pattern crosses. */
+export function gateViews(text: string): string {
+  const views = new Set<string>();
+  const sources = [text, ...decodeBase64Blobs(text)];
+  for (const src of sources) {
+    const f = fold(src);
+    views.add(squeeze(f));
+    // Spaced letters are joined before whitespace is squeezed: "i g n o r e   a l l" keeps its word gaps.
+    const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|]/g, '')));
+    views.add(joined);
+    if (HAS_LEET.test(joined)) {
+      views.add(joined.replace(LEET_TOKEN, (m) => (HAS_LEET.test(m) && HAS_LETTER.test(m) ? m.replace(/[0-9$]/g, (d) => LEET[d] ?? d) : m)));
+    }
+  }
+  return [...views].join('\n\u0000\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detectors (patterns are written against folded text: lower case, no diacritics)
+
+interface Detector {
+  name: GateDetector;
+  verdict: Exclude<GateVerdict, 'pass'>;
+  re: RegExp;
+  /** Optional second check on the match (and the text right after it). */
+  accept?: (match: string, after: string) => boolean;
+  /** Replaces `re` when a pattern is better written as code. */
+  test?: (views: string) => boolean;
+}
+
+const HUMAN_LINE = /^[\s>*]*(?:human|user|benutzer|nutzer|felhasznalo|usuario|utilisateur)\s*:/gmu;
+const BOT_LINE = /^[\s>*]*(?:assistant|ai|assistent|asszisztens|asistente|gpt|bot)\s*:/gmu;
+
+/** A Human:/Assistant: transcript: a line opening with one speaker label and a later line with the other. */
+function transcriptLike(views: string): boolean {
+  HUMAN_LINE.lastIndex = 0;
+  BOT_LINE.lastIndex = 0;
+  const h = HUMAN_LINE.exec(views);
+  const b = BOT_LINE.exec(views);
+  if (!h || !b) return false;
+  if (h.index < b.index) return true;
+  // The bot line came first: a human line after it also makes a transcript.
+  HUMAN_LINE.lastIndex = b.index + b[0].length;
+  return HUMAN_LINE.exec(views) !== null;
+}
+
+const W = "[\\p{L}\\p{N}'_-]+"; // a word
+const GAP = (n: number) => `(?:[\\s,;:]+${W}){0,${n}}?[\\s,;:]+`;
+
+// Words that make "ignore … instructions" about the assistant's own instructions, not a README's.
+const STRONG_QUALIFIER = /\b(all|any|every|your|previous|prior|earlier|above|preceding|former|original|initial|system|safety|these|those|alle[nms]?|samtliche\w*|deine\w*|ihre\w*|bisherige\w*|vorherige\w*|fruhere\w*|obige\w*|obenstehende\w*|ursprungliche\w*|osszes|minden|korabbi\w*|elozo\w*|fenti\w*|eddigi\w*|todas?|todos|tus?|sus?|anteriores|previas|previos|de arriba|toutes?|tous|tes|vos|ton|votre|precedentes|anterieures|ci-dessus)\b/u;
+// Romance languages put the adjective after the noun: "las instrucciones anteriores", "les consignes précédentes".
+const AFTER_QUALIFIER = /^[\s,]*(above|before|so far|you (were|have been) given|earlier|previously|de arriba|ci-dessus|oben|anteriores|previas|previos|precedentes|anterieures|d'avant|de antes|iniciales|initiales|originales|du systeme|del sistema)\b/;
+
+const INSTR_NOUN_EN = '(?:instructions?|prompts?|system prompt|rules|directives?|guidelines|guidance|programming|polic(?:y|ies)|restrictions|constraints|commands|orders)';
+
+const DETECTORS: Detector[] = [
+  // --- formatted as a system/user message ---
+  {
+    name: 'chat_template', verdict: 'reject',
+    re: /<\|(?:im_start|im_end|start_header_id|end_header_id|eot_id|endoftext|system|user|assistant)\|>|\[\/?inst\]|<<\/?sys>>|<\s*\/?\s*system\s*>|<\/s>\s*(?:<s>|\[inst\]|<\|)|^\s*#{2,}\s*(?:system|instruction|human|assistant|response)\s*:/mu,
+  },
+  {
+    name: 'json_role', verdict: 'reject',
+    re: /["']role["']\s*:\s*["'](?:system|developer)["']/u,
+  },
+  {
+    name: 'system_line', verdict: 'reject',
+    re: /^[\s>*_]*(?:system|sistema|systeme|rendszer)\s*:[^\n]*\b(?:you|your|you're|assistant|user|ai|du|dein\w*|nutzer|benutzer|assistent\w*|gehorch\w*|te|felhasznalo\w*|asszisztens\w*|tu|eres|usuario|asistente|vous|ton|utilisateur|assistant|obe\w+|ignore\w*|developer mode)\b/mu,
+  },
+  {
+    // Procedural (see transcriptLike): one regex spanning lines backtracks quadratically on long logs.
+    name: 'transcript', verdict: 'reject', re: /(?!)/, test: transcriptLike,
+  },
+  // --- override the assistant's instructions ---
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|do not follow|don't follow|stop following)${GAP(4)}${INSTR_NOUN_EN}\\b`, 'gu'),
+    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: /\b(?:ignore|disregard)\s+(?:all\s+(?:of\s+)?)?(?:the\s+|everything\s+)?above\b(?!\s+(?:warning|error|message|output|log|line|section|step|code|example|test|link|diagram)s?\b)/u,
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: new RegExp(`\\b(?:ignorier\\w*|missacht\\w*|vergiss|vergesst|vergessen sie|uberschreib\\w*|umgeh\\w*|befolge nicht)${GAP(4)}(?:\\w*anweisung\\w*|instruktion\\w*|regeln|vorgaben|\\w*richtlinien|befehle|system-?prompt\\w*|prompt)\\b`, 'gu'),
+    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: /\bsetze?\s+(?:\S+\s+){0,3}?\w*(?:richtlinien|regeln|anweisungen|vorgaben)\s+au(?:ß|ss)er\s+kraft/u,
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: new RegExp(`\\b(?:hagyd figyelmen kivul|hagyja figyelmen kivul|felejtsd el|ne vedd figyelembe|ne torodj)${GAP(3)}(?:utasitas\\w*|szabaly\\w*|rendszerprompt\\w*|rendszeruzenet\\w*|prompt\\w*|iranyelv\\w*)`, 'gu'),
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: new RegExp(`\\b(?:ignora|ignore|ignoren|olvida|olvide|olviden|omite|descarta|haz caso omiso de|no hagas caso (?:a|de)|desobedece)${GAP(4)}(?:instrucciones|indicaciones|reglas|directrices|ordenes|normas|prompt del sistema|prompt de sistema|mensaje del sistema)\\b`, 'gu'),
+    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+  },
+  {
+    name: 'ignore_previous', verdict: 'reject',
+    re: new RegExp(`\\b(?:ignore|ignorez|oublie|oubliez|ne tiens pas compte d[e']|ne tenez pas compte d[e']|fais abstraction d[e']|desobeis)${GAP(4)}(?:instructions|consignes|regles|directives|prompt systeme|invite systeme|message systeme)\\b`, 'gu'),
+    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+  },
+  // --- role changes ---
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:from now on|from this (?:point|moment) (?:on|forward)|starting now|henceforth|you are now|you're now|you will now be|you'll now be)[\s,]+(?:you are |you're |you will be |you'll be |you will act as |act as |behave as |your name is )?(?:a |an |the )?(?:dan\b|\w*bot\b|\w*gpt\b|in \w+ mode|unrestricted|unfiltered|uncensored|jailbroken|free from|no longer|evil|an? \w+|the \w+|called|named)/u,
+    accept: (m) => !/\b(?:from now on|from this (?:point|moment) (?:on|forward)|starting now|henceforth)[\s,]+(?:a |an |the )/.test(m),
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\byou (?:are|'re) no longer (?:bound|restricted|limited|required|subject|an? (?:ai|assistant|language model))|\b(?:dan|jailbreak|god|unrestricted|unfiltered|uncensored) mode\b|\bdo anything now\b/u,
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:act|behave|respond|answer) as (?:if you (?:were|are|had) (?:no|an? (?:ai|assistant|model) without)|dan\b|an? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|malicious|rogue) )|\bpretend (?:that )?(?:you are|you're|to be) (?:an? )?(?:ai|model|assistant|chatbot|bot|dan|unrestricted|unfiltered|evil|jailbroken|free|human|not bound|without)\b/u,
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:ab jetzt|ab sofort|von nun an|ab heute)[\s,]+(?:bist du|du bist|handelst du|verhaltst du dich|antwortest du als|heißt du)\b|\b(?:du bist jetzt|du bist ab sofort|du bist nun|bist du jetzt|bist du nun) (?:ein\w* |der |die |das )?(?:dan\b|\w*bot\b|\w*gpt\b|ki\b|im \w+modus|frei|uneingeschrankt\w*|\p{L}+)|\b(?:handle|agiere|verhalte dich|benimm dich)\s+(?:\S+\s+){0,3}?(?:als|wie)\s+(?:ein\w* )?(?:dan\b|pirat|uneingeschrankt\w*|ungefiltert\w*|bose\w*|ki\b|\w*bot\b|\w*gpt\b)|\btu so,? als (?:warst|waerst|seist) du\b/u,
+    accept: (m) => !/\b(?:du bist (?:jetzt|nun|ab sofort)|bist du (?:jetzt|nun)) (?:auf|in|im|bei|dran|fertig|zustandig|verantwortlich|online|da|hier)\b/.test(m),
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\bmostantol\s+(?:te\s+vagy|(?:\S+\s+){0,4}?vagy\s*[.,;!]|(?:\S+\s+){0,3}?modban\s+vagy)|\btegy ugy,? mintha\s+(?:\S+\s+){0,3}?(?:szabaly\w*|korlat\w*|mi\b|ai\b|lennel|volnal)|\bviselkedj\s+(?:ugy,?\s+)?mint\s+(?:egy\s+)?(?:dan\b|korlat\w*|gonosz|szuretlen|\w*bot\b|\w*gpt\b)/u,
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:a partir de ahora|desde ahora|de ahora en adelante)[\s,]+(?:eres|seras|actuaras|te llamas|responderas como)\b|\bahora eres (?:un\w? |el |la )?(?:dan\b|\w*bot\b|\w*gpt\b|ia\b|asistente|libre|\p{L}+ sin\b)|\bfinge (?:que eres|ser)\b|\bact[uú]a como (?:dan\b|(?:un|una) (?:ia|ai|asistente|bot) (?:sin|libre)|si no tuvieras)/u,
+  },
+  {
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:desormais|a partir de maintenant|dorenavant|a partir d'aujourd'hui)[\s,]+(?:tu es|vous etes|tu seras|tu agis|tu t'appelles|tu m'obeis|tu obeis|vous m'obeissez)\b|\btu es maintenant (?:un\w? |le |la )?(?:dan\b|\w*bot\b|\w*gpt\b|ia\b|assistant|libre|chatbot|\p{L}+ (?:sans|malveillant))|\bfais comme si tu etais\b|\bagis(?:sez)? comme (?:dan\b|(?:un|une) (?:ia|ai|assistant|bot) (?:sans|libre))/u,
+  },
+  // --- direct instructions to the assistant ---
+  {
+    name: 'assistant_instruction', verdict: 'reject',
+    re: /\byou must now\b|\b(?:du musst|ihr musst) (?:jetzt|ab sofort|nun)\b|\b(?:debes|tienes que) ahora\b|\bahora (?:debes|tienes que)\b|\b(?:tu dois|vous devez) (?:maintenant|desormais)\b|\bmostantol (?:kotelezo|kell)\b/u,
+  },
+  {
+    name: 'assistant_instruction', verdict: 'reject',
+    re: /\bnew (?:instructions|rules|system prompt)(?: for (?:the |you, )?(?:assistant|ai|model|bot|llm))?\s*:|\bnew (?:instructions|rules) for (?:the )?(?:assistant|ai|model|bot|llm)\b|\bneue (?:anweisungen|regeln|instruktionen)(?: fur (?:den |die )?(?:assistenten|ki|bot|modell))?\s*:|\bneue anweisungen fur (?:den )?(?:assistenten|ki|bot)\b|\buj (?:utasitasok|szabalyok)(?: az? (?:asszisztensnek|mi-nek|modellnek))?\s*:|\buj utasitasok az asszisztensnek\b|\bnuevas (?:instrucciones|reglas)(?: para el (?:asistente|modelo|bot))?\s*:|\bnuevas instrucciones para el (?:asistente|modelo|bot)\b|\bnouvelles (?:instructions|consignes|regles)(?: pour (?:l'assistant|l'ia|le modele|le bot))?\s*:|\bnouvelles (?:instructions|consignes) pour (?:l'assistant|l'ia|le bot)\b/u,
+  },
+  {
+    name: 'assistant_instruction', verdict: 'reject',
+    re: /\b(?:note|message) to (?:the|any) (?:ai|assistant|llm|model)\b|\b(?:ai|assistant|llm|model) reading this\b|\bwhen (?:this|the) (?:text|memory|note|message) is (?:recalled|read|retrieved)\b|\bif you are an? (?:ai|llm|language model|assistant)\b|\bthe assistant must (?:ignore|always|never|obey|reveal)\b/u,
+  },
+  // --- untrusted: destructive shell, tool requests, forget-all, exfiltration ---
+  {
+    name: 'destructive_command', verdict: 'untrusted',
+    re: /\brm\s+(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r|--recursive\s+--force)\s+(?:--no-preserve-root\s+)?(?:\/(?:\*|\s|$|[`'".,;)])|~|\$home|\*(?:\s|$))|\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bchmod\s+(?:-r\s+)?777\s+\/(?:\s|$)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\S+\s+of=\/dev\/(?:sd|nvme|disk|hd)|:\(\)\s*\{\s*:\|:&\s*\}\s*;\s*:/mu,
+  },
+  {
+    name: 'tool_request', verdict: 'untrusted',
+    re: /\b(?:execute|run|call|invoke|use|trigger)\s+(?:this|the|your|that|a)\s+(?:[\w-]+[\s-]){0,2}?(?:tool|function call)s?\b|\b(?:call|invoke|run)\s+memory_\w+/u,
+  },
+  {
+    name: 'tool_request', verdict: 'untrusted',
+    re: /\b(?:rufe?|fuhre|benutze?|nutze|verwende|starte|aktiviere)\s+(?:\S+\s+){0,3}?[\w-]*(?:-tool|tool|werkzeug)\w*\b|\b(?:hivd meg|hivja meg|futtasd|hasznald|inditsd el)\s+(?:\S+\s+){0,3}?\w*(?:eszkoz|tool)\w*|\b(?:llama a|ejecuta|usa|utiliza|invoca)\s+(?:la |esta |el )?(?:herramienta|tool)\b|\b(?:appelle|execute|utilise|lance|invoque)\s+(?:l'|le |la |cet |cette )?(?:outil|tool)\b/u,
+  },
+  {
+    name: 'forget_all', verdict: 'untrusted',
+    re: /(?<!\b(?:don't|do not|never|dont)\s)\bforget everything\b|\b(?:delete|wipe|erase|clear|purge|remove|forget)\s+(?:\S+\s+){0,3}?(?:memories|memory|stored notes|stored facts)\b|\bmemory_forget\b/u,
+    accept: (m) => !/\b(?:memory (?:leak|usage|limit|pressure)|cache)\b/.test(m),
+  },
+  {
+    name: 'forget_all', verdict: 'untrusted',
+    re: /\bvergiss alles\b|\b(?:losch\w*|entfern\w*)\s+(?:\S+\s+){0,3}?(?:erinnerungen|gedachtnis|speicher|gespeicherten notizen)\b|\bfelejts(?:d)? el mindent\b|\btorold?\s+(?:\S+\s+){0,3}?(?:emlek\w*|memori\w*)|(?<!\bno\s)\bolvida(?:lo)? todo\b|\b(?:borra|elimina)\s+(?:\S+\s+){0,3}?(?:recuerdos|memoria)\b|(?<!\bn')\boublie(?:z)? tout\b|\b(?:supprime|efface)z?\s+(?:\S+\s+){0,3}?(?:souvenirs|memoire)\b/u,
+  },
+  {
+    name: 'exfiltration', verdict: 'untrusted',
+    re: /\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|schick\w*|send\w*|lade|ubertrag\w*|kuld\w*|toltsd|tovabbitsd|envia\w*|manda\w*|sube|reenvia|envoie\w*|transmets|televerse)\b[^\n]{0,80}?\b(?:memory|memories|vault|stored notes|saved notes|all (?:the |your )?notes|your notes|secrets|api keys?|credentials|passwords|conversation history|chat history|system prompt|ssh keys?|tokens|speicher|erinnerungen|gespeicherten notizen|alle notizen|geheimnisse|passworter|schlussel|memori\w*|emlek\w*|titk\w*|jelszav\w*|memoria|recuerdos|secretos|claves|contrasenas|memoire|souvenirs|mots de passe|cles)\b[^\n]{0,120}?(?:https?:\/\/|ftp:\/\/|\b[\w.+-]+@[\w-]+\.[\w.]+|webhook|my server)/u,
+  },
+];
+
+/** R-WRITE-5 verdict for one text. Reject detectors are checked before untrusted ones. */
+export function gate(text: string): GateResult {
+  if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+  const views = gateViews(text);
+  let untrusted: GateDetector | null = null;
+  for (const d of DETECTORS) {
+    if (untrusted && d.verdict === 'untrusted') continue;
+    if (matches(d, views)) {
+      if (d.verdict === 'reject') return { verdict: 'reject', detector: d.name };
+      untrusted = d.name;
+    }
+  }
+  return untrusted ? { verdict: 'untrusted', detector: untrusted } : { verdict: 'pass', detector: null };
+}
+
+function matches(d: Detector, views: string): boolean {
+  if (d.test) return d.test(views);
+  if (!d.accept) {
+    d.re.lastIndex = 0;
+    return d.re.test(views);
+  }
+  const re = d.re.global ? d.re : new RegExp(d.re.source, d.re.flags + 'g');
+  re.lastIndex = 0;
+  for (let m = re.exec(views); m; m = re.exec(views)) {
+    if (d.accept(m[0], views.slice(re.lastIndex, re.lastIndex + 40))) return true;
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Degradation ladder for summaries
+
+export type DegradeLevel = 'full' | 'simple' | 'clean_sentences' | 'stub';
+
+export interface DegradedSummary {
+  text: string;
+  level: DegradeLevel;
+  /** The gate's verdict on `text` ('untrusted' summaries are kept but marked; a stub always passes). */
+  verdict: GateVerdict;
+  /** Detector that rejected the full summary, if any (for the log line). */
+  detector: GateDetector | null;
+}
+
+// 280 chars: a summary line must fit one recall-block row (SPEC R-WRITE-4).
+const SUMMARY_MAX_CHARS = 280;
+
+/**
+ * A summary that never loses the conversation: full summary → first user message only → only sentences
+ * that pass the gate → a stub naming the conversation. Only a 'reject' verdict steps down the ladder.
+ */
+export function degradeSummary(messages: SummaryMessage[], conversationId: string, gateFn: GateFn = gate): DegradedSummary {
+  const full = summarize(messages, SUMMARY_MAX_CHARS);
+  const first = gateFn(full);
+  if (full && first.verdict !== 'reject') return { text: full, level: 'full', verdict: first.verdict, detector: null };
+  const detector = first.verdict === 'reject' ? first.detector : null;
+
+  const firstUser = messages.find((m) => m.role === 'user' && m.text.trim()) ?? messages.find((m) => m.text.trim());
+  if (firstUser) {
+    const simple = clip(oneLine(firstUser.text), SUMMARY_MAX_CHARS);
+    const v = gateFn(simple);
+    if (simple && v.verdict !== 'reject') return { text: simple, level: 'simple', verdict: v.verdict, detector };
+  }
+
+  const clean: string[] = [];
+  let len = 0;
+  for (const m of messages) {
+    for (const s of splitSentences(m.text)) {
+      if (gateFn(s).verdict !== 'pass') continue;
+      if (len + s.length + 1 > SUMMARY_MAX_CHARS) break;
+      clean.push(s);
+      len += s.length + 1;
+    }
+    if (len >= SUMMARY_MAX_CHARS - 20) break;
+  }
+  if (clean.length) {
+    const text = clean.join(' ');
+    const v = gateFn(text); // joined clean sentences can still form a pattern across a boundary
+    if (v.verdict === 'pass') return { text, level: 'clean_sentences', verdict: 'pass', detector };
+  }
+  return { text: `Conversation ${conversationId} (summary withheld by the poison gate)`, level: 'stub', verdict: 'pass', detector };
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function clip(s: string, max: number): string {
+  const cps = [...s];
+  return cps.length <= max ? s : cps.slice(0, max - 1).join('') + '…';
+}
+
+function splitSentences(text: string): string[] {
+  return oneLine(text)
+    .split(/(?<=[.!?…])\s+(?=\S)/u)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

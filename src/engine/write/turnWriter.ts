@@ -1,0 +1,357 @@
+// The per-turn write path (SPEC R-WRITE-1..5, R-MEM-4, R-MEM-6): save filter → raw item + journalled
+// buffer entry (acknowledged once flushed to disk) → on flush: compressed raw record, deterministic
+// facts / summary / entities through the poison gate. Invariants: a raw message is never dropped
+// (a reject verdict quarantines it); derived rows are never more trusted than their sources and
+// carry a project only when all sources do; nothing here calls a model.
+import { createHash } from 'node:crypto';
+import { MemoryError } from '../errors';
+import type { Clock, Logger } from '../host';
+import type { Item, ItemInput } from '../store/repositories';
+import { newRowId } from '../store/repositories';
+import type { Store, Tx } from '../store/store';
+import type { EngineSettings } from '../settings';
+import { type EntryPath, type Trust, leastTrusted } from '../types';
+import { deriveLabel, extractEntities, extractFacts, extractTopics, resolveFact, findCurrentFact, scoreImportance, type SourceLabel } from './derive';
+import { detectSecrets } from './mask';
+import { degradeSummary, gate } from './poisonGate';
+import { DedupBuffer, type SaveSkipRule } from './saveFilter';
+
+export interface TurnInput {
+  conversation: string;
+  user: string;
+  assistant: string;
+  project?: string;
+  projectType?: string;
+  title?: string;
+  provider?: string;
+  model?: string;
+  /** Trust of the user side: 'owner' when the user typed it; 'peer' / 'ingested' for third-party text. */
+  trust?: Extract<Trust, 'owner' | 'peer' | 'ingested'>;
+  at?: number;
+  entryPath?: EntryPath;
+}
+
+export interface TurnResult {
+  ids: string[];
+  skipped: { role: 'user' | 'assistant'; rule: SaveSkipRule }[];
+}
+
+export interface FlushResult {
+  conversation: string;
+  messages: number;
+  facts: number;
+  superseded: number;
+  entities: number;
+  summaryId: string | null;
+  summaryLevel: string | null;
+}
+
+// ~8,000 tokens at ~4 chars a token (R-WRITE-3 flush threshold).
+const FLUSH_CHARS = 32_000;
+// 30 minutes idle (R-WRITE-3).
+const IDLE_FLUSH_MS = 30 * 60_000;
+// Messages read back for a conversation summary: first and last matter most; 400 bounds the work.
+const SUMMARY_MESSAGES = 400;
+// 64 KiB: a message longer than this is stored verbatim but only its head is indexed and derived from.
+export const MAX_MESSAGE_CHARS = 1_000_000;
+
+/** Secret classes that make a message itself secret (an IBAN in a chat is masked on the way out instead). */
+const SECRET_CLASSES = new Set(['api_key', 'private_key', 'password']);
+
+export class TurnWriter {
+  private readonly dedup: DedupBuffer;
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private readonly flushing = new Map<string, Promise<FlushResult | null>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: () => EngineSettings,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.dedup = new DedupBuffer(settings().saveDedupLookback);
+  }
+
+  /** Saves a turn (user message + final reply). Resolves once the journal record is on disk. */
+  async recordTurn(t: TurnInput): Promise<TurnResult> {
+    validateTurn(t);
+    const s = this.settings();
+    const at = t.at ?? this.clock.now();
+    const userTrust: Trust = t.trust ?? 'owner';
+    // A reply is engine/model output and never more trusted than what it answered (R-MEM-4).
+    const assistantTrust: Trust = leastTrusted([userTrust], 'derived');
+    const result: TurnResult = { ids: [], skipped: [] };
+    const kept: { role: 'user' | 'assistant'; text: string; trust: Trust }[] = [];
+    const filter = {
+      saveMinChars: s.saveMinChars, saveFootnoteRatio: s.saveFootnoteRatio, saveCodeRatio: s.saveCodeRatio,
+      saveDedupLookback: s.saveDedupLookback, saveDedupThreshold: s.saveDedupThreshold,
+    };
+    for (const [role, text, trust] of [['user', t.user, userTrust], ['assistant', t.assistant, assistantTrust]] as const) {
+      const skip = this.dedup.admit(t.conversation, { role, text }, filter);
+      if (skip) result.skipped.push({ role, rule: skip.rule });
+      else kept.push({ role, text, trust });
+    }
+    const items: ItemInput[] = kept.map((m, i) => this.rawItem(t, m, at + i));
+    const conv = this.store.conversations.get(t.conversation);
+    const bufferedChars = this.store.rawBuffers.list(t.conversation).reduce((n, e) => n + e.text.length, 0)
+      + kept.reduce((n, m) => n + m.text.length, 0);
+    await this.store.transaction((tx) => {
+      if (!conv) {
+        tx.conversations.put({
+          id: t.conversation, title: t.title ?? null, project: t.project ?? null, projectType: t.projectType ?? null,
+          language: null, created: at,
+        });
+      }
+      tx.conversations.touch(t.conversation, at);
+      for (const it of items) {
+        tx.items.put(it);
+        tx.rawBuffers.append({
+          conversation: t.conversation, role: it.role!, text: '', at: it.created,
+          provenance: { item: it.id },
+        });
+      }
+      for (const sk of result.skipped) tx.counters.add(`skip.${sk.rule}`);
+      for (const it of items) tx.counters.add(`saved.${it.role}`);
+    });
+    result.ids = items.map((i) => i.id);
+    for (const it of items) if (it.trust === 'quarantined') this.logger.warn('gate.reject', { item: it.id, detector: String(it.meta?.gate ?? '') });
+    this.logger.info('turn.saved', { conversation: t.conversation, saved: items.length, skipped: result.skipped.length });
+    if (bufferedChars >= FLUSH_CHARS) void this.flushDetached(t.conversation, 'size');
+    else this.armIdleFlush(t.conversation);
+    return result;
+  }
+
+  /** Flushes one conversation's buffer (or all): raw record + derivation. */
+  async flush(conversation?: string): Promise<FlushResult[]> {
+    const convs = conversation ? [conversation] : this.store.rawBuffers.conversations().map((c) => c.conversation);
+    const out: FlushResult[] = [];
+    for (const c of convs) {
+      const r = await this.flushOne(c);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** Stops timers; the caller flushes on shutdown. */
+  dispose(): void {
+    for (const t of this.idleTimers.values()) clearTimeout(t);
+    this.idleTimers.clear();
+  }
+
+  private flushDetached(conversation: string, why: string): Promise<void> {
+    return this.flushOne(conversation).then(
+      () => undefined,
+      (e) => this.logger.error('flush.failed', { conversation, why, error: e instanceof MemoryError ? e.code : (e as Error)?.name }),
+    );
+  }
+
+  private armIdleFlush(conversation: string): void {
+    const prev = this.idleTimers.get(conversation);
+    if (prev) clearTimeout(prev);
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(conversation);
+      void this.flushDetached(conversation, 'idle');
+    }, IDLE_FLUSH_MS);
+    timer.unref?.();
+    this.idleTimers.set(conversation, timer);
+  }
+
+  private flushOne(conversation: string): Promise<FlushResult | null> {
+    const running = this.flushing.get(conversation);
+    const next = (running ?? Promise.resolve(null)).catch(() => null).then(() => this.doFlush(conversation));
+    this.flushing.set(conversation, next);
+    void next.finally(() => { if (this.flushing.get(conversation) === next) this.flushing.delete(conversation); }).catch(() => undefined);
+    return next;
+  }
+
+  private async doFlush(conversation: string): Promise<FlushResult | null> {
+    const entries = this.store.rawBuffers.list(conversation);
+    if (entries.length === 0) return null;
+    const now = this.clock.now();
+    const s = this.settings();
+    const maxSeq = entries[entries.length - 1]!.seq;
+    const sources = entries
+      .map((e) => this.store.items.get(String(e.provenance.item ?? '')))
+      .filter((i): i is Item => !!i);
+    const conv = this.store.conversations.get(conversation);
+    const project = conv?.project ?? null;
+    const res: FlushResult = { conversation, messages: sources.length, facts: 0, superseded: 0, entities: 0, summaryId: null, summaryLevel: null };
+
+    // Facts: read the scope's current facts once, then resolve each new one against them.
+    const currentFacts = this.store.items.list({ kind: 'fact', project, recallable: true });
+    const factOps: ((tx: Tx) => void)[] = [];
+    for (const src of sources) {
+      if (src.trust === 'quarantined' || src.role !== 'user' && src.role !== 'assistant') continue;
+      const text = src.text ?? '';
+      for (const f of extractFacts(text)) {
+        const factText = `${f.subject}: ${f.value}`;
+        const verdict = gate(factText);
+        if (verdict.verdict === 'reject') {
+          this.logger.warn('gate.reject', { kind: 'fact', source: src.id, detector: verdict.detector ?? '' });
+          continue;
+        }
+        const label = deriveLabel([labelOf(src)]);
+        const stored = currentFacts
+          .filter((x) => x.project === label.project)
+          .map((x) => ({ id: x.id, subject: String(x.meta.subject ?? x.subkind ?? ''), value: String(x.meta.value ?? ''), validFrom: x.validFrom ?? x.created }));
+        const resolution = resolveFact(stored, f);
+        if (resolution === 'same') {
+          const cur = findCurrentFact(stored, f.subject)!;
+          factOps.push((tx) => tx.itemSources.add(cur.id, [src.id]));
+          continue;
+        }
+        const id = `fa:${newRowId(src.created)}`;
+        if (resolution === 'supersedes') {
+          const cur = findCurrentFact(stored, f.subject)!;
+          factOps.push((tx) => tx.items.patch(cur.id, { invalidatedAt: src.created, meta: { ...(currentFacts.find((x) => x.id === cur.id)?.meta ?? {}), supersededBy: id } }));
+          const idx = currentFacts.findIndex((x) => x.id === cur.id);
+          if (idx >= 0) currentFacts.splice(idx, 1);
+          res.superseded++;
+        }
+        const fact: ItemInput = {
+          id, kind: 'fact', subkind: f.key, text: factText, trust: label.trust, secret: label.secret,
+          untrusted: verdict.verdict === 'untrusted' || src.untrusted, project: label.project,
+          projectType: label.project ? null : (src.projectType ?? null), conversation, created: src.created,
+          validFrom: src.created, provider: src.provider, model: src.model, entryPath: src.entryPath, role: null,
+          importance: 0.5, sourceType: 'derivation', meta: { subject: f.subject, value: f.value },
+        };
+        currentFacts.push({ ...(fact as Item), meta: fact.meta ?? {} });
+        factOps.push((tx) => { tx.items.put(fact); tx.itemSources.add(id, [src.id]); });
+        res.facts++;
+      }
+    }
+
+    const built = this.buildSummary(conversation, now);
+    if (built) {
+      res.summaryId = built.item.id;
+      res.summaryLevel = String(built.item.meta?.level ?? '');
+    }
+
+    // Entities: one row per (type, normalised value, scope); sources accumulate.
+    const entityOps: ((tx: Tx) => void)[] = [];
+    const seenEntities = new Set<string>();
+    for (const src of sources) {
+      if (src.trust === 'quarantined' || src.secret) continue;
+      for (const e of extractEntities(src.text ?? '')) {
+        const label = deriveLabel([labelOf(src)]);
+        const id = `en:${createHash('sha256').update(`${e.type}\u0000${e.norm}\u0000${label.project ?? ''}`).digest('hex').slice(0, 20)}`;
+        if (seenEntities.has(id)) { entityOps.push((tx) => tx.itemSources.add(id, [src.id])); continue; }
+        seenEntities.add(id);
+        const prev = this.store.items.get(id);
+        const aliases = new Set<string>([...(Array.isArray(prev?.meta.aliases) ? (prev!.meta.aliases as string[]) : []), e.value]);
+        const item: ItemInput = {
+          id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust: prev ? leastTrusted([prev.trust, label.trust]) : label.trust,
+          secret: false, project: label.project, projectType: label.project ? null : (src.projectType ?? null),
+          created: prev?.created ?? src.created, updated: now, role: null, importance: prev?.importance ?? 0.3,
+          sourceType: 'derivation', meta: { type: e.type, norm: e.norm, aliases: [...aliases].slice(0, 20), mentions: Number(prev?.meta.mentions ?? 0) + 1 },
+        };
+        entityOps.push((tx) => { tx.items.put(item); tx.itemSources.add(id, [src.id]); });
+        res.entities++;
+      }
+    }
+
+    await this.store.transaction((tx) => {
+      // The raw record: compressed, content-addressed; the item keeps its own provenance stamp.
+      for (const src of sources) {
+        if (src.blobHash || src.text === null) continue;
+        if (!s.l0Enabled) { tx.items.delete(src.id); continue; }
+        const hash = tx.rawBlobs.put(src.text, src.created);
+        tx.items.patch(src.id, { blobHash: hash, text: null });
+      }
+      for (const op of factOps) op(tx);
+      if (built) this.putSummary(tx, built);
+      for (const op of entityOps) op(tx);
+      tx.rawBuffers.clear(conversation, maxSeq);
+      tx.counters.add('flushes');
+    });
+    this.logger.info('flush.done', { conversation, messages: res.messages, facts: res.facts, superseded: res.superseded, entities: res.entities, summary: res.summaryLevel ?? 'none' });
+    return res;
+  }
+
+  /** Re-derives a conversation's summary from what is left of it (after a forget); drops it when nothing is. */
+  async resummarize(conversation: string): Promise<void> {
+    const built = this.buildSummary(conversation, this.clock.now());
+    await this.store.transaction((tx) => {
+      if (built) this.putSummary(tx, built);
+      else {
+        tx.items.delete(`gs:${conversation}`);
+        tx.itemSources.remove(`gs:${conversation}`);
+      }
+    });
+  }
+
+  /** Summary of the whole conversation so far; quarantined messages never feed it. */
+  private buildSummary(conversation: string, now: number): { item: ItemInput; sources: string[] } | undefined {
+    const conv = this.store.conversations.get(conversation);
+    const all = this.store.items
+      .list({ kind: 'raw', conversation, order: 'created' })
+      .filter((i) => i.trust !== 'quarantined' && (i.role === 'user' || i.role === 'assistant'));
+    const window = all.length > SUMMARY_MESSAGES ? [...all.slice(0, 20), ...all.slice(-(SUMMARY_MESSAGES - 20))] : all;
+    if (window.length === 0) return undefined;
+    const texts = window.map((i) => ({ role: i.role!, text: this.textOf(i) }));
+    const deg = degradeSummary(texts, conversation, gate);
+    if (deg.detector) this.logger.warn('gate.reject', { kind: 'summary', conversation, detector: deg.detector, level: deg.level });
+    const label = deriveLabel(window.map(labelOf));
+    const userChars = texts.filter((m) => m.role === 'user').reduce((n, m) => n + m.text.length, 0);
+    const allChars = texts.reduce((n, m) => n + m.text.length, 0) || 1;
+    const topics = extractTopics(texts.map((m) => m.text).join('\n'));
+    const item: ItemInput = {
+      id: `gs:${conversation}`, kind: 'summary', subkind: 'conversation', text: deg.text, summary: deg.text,
+      title: conv?.title ?? null, trust: label.trust, secret: label.secret, untrusted: deg.verdict === 'untrusted',
+      project: label.project, projectType: label.project ? null : (conv?.projectType ?? null), conversation,
+      created: window[0]!.created, updated: now, validFrom: window[0]!.created, role: null,
+      importance: scoreImportance({ messages: texts, userShare: userChars / allChars }),
+      sourceType: 'derivation', tags: topics, meta: { level: deg.level, messages: window.length },
+    };
+    return { item, sources: window.map((i) => i.id) };
+  }
+
+  private putSummary(tx: Tx, built: { item: ItemInput; sources: string[] }): void {
+    tx.items.put(built.item);
+    tx.itemSources.remove(built.item.id);
+    tx.itemSources.add(built.item.id, built.sources);
+  }
+
+  /** The verbatim text of a raw item (inline before its flush, from the compressed record after). */
+  textOf(item: Item): string {
+    if (item.text !== null) return item.text;
+    if (item.blobHash) return this.store.rawBlobs.get(item.blobHash)?.text ?? '';
+    return '';
+  }
+
+  private rawItem(t: TurnInput, m: { role: 'user' | 'assistant'; text: string; trust: Trust }, at: number): ItemInput {
+    const verdict = gate(m.text);
+    const secrets = detectSecrets(m.text);
+    const secret = secrets.classes.some((c) => SECRET_CLASSES.has(c));
+    const trust: Trust = verdict.verdict === 'reject' ? 'quarantined' : m.trust;
+    return {
+      id: `rw:${newRowId(at)}`, kind: 'raw', role: m.role, text: m.text, trust,
+      prevTrust: verdict.verdict === 'reject' ? m.trust : null,
+      untrusted: verdict.verdict === 'untrusted', secret, tags: secret ? ['contains-secrets'] : [],
+      provider: m.role === 'assistant' ? (t.provider ?? null) : null, model: m.role === 'assistant' ? (t.model ?? null) : null,
+      entryPath: t.entryPath ?? 'participant', conversation: t.conversation, project: t.project ?? null,
+      projectType: t.project ? null : (t.projectType ?? null), created: at, validFrom: at, sourceType: 'chat',
+      importance: 0.5, meta: verdict.verdict === 'pass' ? {} : { gate: verdict.detector, verdict: verdict.verdict },
+    };
+  }
+}
+
+function labelOf(i: Item): SourceLabel {
+  return { project: i.project, trust: i.trust, secret: i.secret };
+}
+
+function validateTurn(t: TurnInput): void {
+  if (!t || typeof t !== 'object') throw new MemoryError('E_BAD_INPUT', 'a turn needs a conversation, a user message and a reply');
+  if (typeof t.conversation !== 'string' || !/^[\w.:-]{1,128}$/.test(t.conversation)) {
+    throw new MemoryError('E_BAD_INPUT', 'conversation id: 1–128 letters, digits, "_", "-", ".", ":"');
+  }
+  for (const [name, v] of [['user', t.user], ['assistant', t.assistant]] as const) {
+    if (typeof v !== 'string') throw new MemoryError('E_BAD_INPUT', `${name} message must be text`);
+    if (v.length > MAX_MESSAGE_CHARS) throw new MemoryError('E_TOO_LARGE', `${name} message is over ${MAX_MESSAGE_CHARS} characters`);
+  }
+  if (t.at !== undefined && (!Number.isFinite(t.at) || t.at < 0)) throw new MemoryError('E_BAD_INPUT', 'turn time must be a valid date');
+  if (t.trust !== undefined && !['owner', 'peer', 'ingested'].includes(t.trust)) throw new MemoryError('E_BAD_INPUT', 'trust must be owner, peer or ingested');
+  for (const [name, v] of [['project', t.project], ['projectType', t.projectType], ['provider', t.provider], ['model', t.model]] as const) {
+    if (v !== undefined && (typeof v !== 'string' || v.length > 200)) throw new MemoryError('E_BAD_INPUT', `${name} must be text of at most 200 characters`);
+  }
+}

@@ -1,0 +1,86 @@
+// `memory.showStatus` (R-UI-4, R-RECALL-10): the engine card figures as data, plus a one-line
+// message for the person who ran it from the palette. Counts and switches only, never memory text.
+import * as vscode from 'vscode';
+import type { EngineSettings } from '../../engine/settings';
+import type { Logger } from '../../engine/host';
+import type { EngineStatus } from '../../engine/engine';
+import { codeOf, type EngineHost } from '../engineHost';
+
+export const SHOW_STATUS_COMMAND = 'memory.showStatus';
+
+export interface StatusFigures {
+  enabled: boolean;
+  /** Embedder id in use, or null when the engine is not open. */
+  embedder: string | null;
+  /** Items of every kind in the store. */
+  items: number;
+  rawRecord: boolean;
+  captureToolResults: boolean;
+  captureThinking: boolean;
+  includeSecrets: boolean;
+  recallBudgetChars: number;
+  vaultPath: string;
+  /** The engine's full status card; absent while it is opening or when it failed to open. */
+  card?: EngineStatus;
+  /** Error code when the engine could not open (or its card could not be read). */
+  error?: string;
+}
+
+/** The engine's own figures when it is open; settings alone (plus the error) otherwise. */
+export async function collectStatusFigures(host: EngineHost, settings: EngineSettings, vaultPath: string): Promise<StatusFigures> {
+  const base: StatusFigures = {
+    enabled: settings.enabled,
+    embedder: null,
+    items: 0,
+    rawRecord: settings.l0Enabled,
+    captureToolResults: settings.l0CaptureToolResults,
+    captureThinking: settings.l0CaptureThinking,
+    includeSecrets: settings.recallIncludeSecrets,
+    recallBudgetChars: settings.indexBudgetChars,
+    vaultPath,
+  };
+  let engine;
+  try {
+    engine = await host.get();
+  } catch (e) {
+    return { ...base, error: codeOf(e) };
+  }
+  base.vaultPath = engine.vaultDir;
+  base.items = engine.store.items.count();
+  try {
+    const card = engine.status();
+    return {
+      ...base,
+      card,
+      enabled: card.enabled,
+      embedder: card.embedder.id,
+      items: Object.values(card.items).reduce((a, b) => a + b, 0),
+      rawRecord: card.rawRecord.enabled,
+      captureToolResults: card.switches.captureToolResults,
+      captureThinking: card.switches.captureThinking,
+      includeSecrets: card.switches.includeSecrets,
+      recallBudgetChars: card.recallBudgetChars,
+    };
+  } catch (e) {
+    return { ...base, embedder: engine.index.embedderId, error: codeOf(e) };
+  }
+}
+
+export function statusLine(s: StatusFigures): string {
+  if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
+  const health = s.card ? ` · headroom ${s.card.health.level}` : '';
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${s.embedder ?? 'off'}${health}`;
+}
+
+export function registerStatusCommand(
+  context: vscode.ExtensionContext,
+  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost },
+): void {
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_STATUS_COMMAND, async () => {
+    const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath());
+    deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '' });
+    // Not awaited: the message resolves only when dismissed, and callers want the figures now.
+    void vscode.window.showInformationMessage(statusLine(figures));
+    return figures;
+  }));
+}

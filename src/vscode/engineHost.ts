@@ -1,0 +1,139 @@
+// Owns the one MemoryEngine of this window: opens it off the activation path, reopens it when
+// `memory.vaultPath` changes, and closes it (flush + compaction) at deactivation.
+// Invariant: a failed open is remembered (code + message), logged and shown once; the UI stays up
+// and every command that needs the engine reports the same error instead of throwing blindly.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { MemoryEngine } from '../engine/engine';
+import { isMemoryError } from '../engine/errors';
+import type { Logger } from '../engine/host';
+import type { EngineSettings } from '../engine/settings';
+import { readLongterm } from '../engine/vault/longterm';
+
+export interface EngineHostOptions {
+  storeDir: string;
+  /** Current vault folder (settings may change it). */
+  vaultDir: () => string;
+  settings: () => EngineSettings;
+  logger: Logger;
+  extensionPath: string;
+}
+
+export type EngineState =
+  | { state: 'opening' }
+  | { state: 'open'; engine: MemoryEngine }
+  | { state: 'failed'; code: string; message: string }
+  | { state: 'closed' };
+
+export class EngineHost implements vscode.Disposable {
+  private engine: MemoryEngine | undefined;
+  private pending: Promise<MemoryEngine> | undefined;
+  private failure: { code: string; message: string } | undefined;
+  private disposed = false;
+  private readonly opened = new vscode.EventEmitter<MemoryEngine>();
+  private readonly stateChanged = new vscode.EventEmitter<EngineState>();
+  /** Fires each time an engine is ready (first open and every reopen). */
+  readonly onDidOpen = this.opened.event;
+  readonly onDidChangeState = this.stateChanged.event;
+
+  constructor(private readonly opts: EngineHostOptions) {}
+
+  get current(): MemoryEngine | undefined { return this.engine; }
+
+  get state(): EngineState {
+    if (this.disposed) return { state: 'closed' };
+    if (this.engine && !this.pending) return { state: 'open', engine: this.engine };
+    if (this.failure && !this.pending) return { state: 'failed', ...this.failure };
+    return { state: 'opening' };
+  }
+
+  /**
+   * The engine for the current vault, opening (or reopening after a vault change) when needed.
+   * Rejects with the open error; callers show it with `reportFailure`.
+   */
+  get(): Promise<MemoryEngine> {
+    if (this.disposed) return Promise.reject(new Error('the memory engine is closed'));
+    const wanted = path.resolve(this.opts.vaultDir());
+    if (this.pending) return this.pending.then((e) => (e.vaultDir === path.resolve(this.opts.vaultDir()) ? e : this.get()));
+    if (this.engine && this.engine.vaultDir === wanted) return Promise.resolve(this.engine);
+    this.pending = this.open(wanted).finally(() => { this.pending = undefined; });
+    this.stateChanged.fire({ state: 'opening' });
+    return this.pending;
+  }
+
+  /** Starts opening without waiting (activation stays fast); a failure is reported, not thrown. */
+  start(): void {
+    this.get().catch(() => { /* reported in open() */ });
+  }
+
+  updateSettings(settings: EngineSettings): void {
+    this.engine?.updateSettings(settings);
+  }
+
+  private async open(vaultDir: string): Promise<MemoryEngine> {
+    const { logger } = this.opts;
+    const previous = this.engine;
+    this.engine = undefined;
+    if (previous) await previous.close().catch((e) => logger.warn('engine.close_failed', { code: codeOf(e) }));
+    const started = Date.now();
+    try {
+      const wasmPath = path.join(this.opts.extensionPath, 'dist', 'sql-wasm.wasm');
+      const engine = await MemoryEngine.open({
+        storeDir: this.opts.storeDir,
+        vaultDir,
+        settings: this.opts.settings(),
+        logger,
+        wasmPath: existsSync(wasmPath) ? wasmPath : undefined,
+      });
+      if (this.disposed) {
+        await engine.close();
+        throw new Error('the memory engine is closed');
+      }
+      // The long-term file sits at the top of the Vault tree; create it from its template once.
+      await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: codeOf(e) }));
+      this.engine = engine;
+      this.failure = undefined;
+      logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
+      this.opened.fire(engine);
+      this.stateChanged.fire({ state: 'open', engine });
+      return engine;
+    } catch (e) {
+      const code = codeOf(e);
+      this.failure = { code, message: isMemoryError(e) ? e.message : 'unexpected error' };
+      logger.error('engine.open_failed', { code });
+      this.stateChanged.fire({ state: 'failed', ...this.failure });
+      void vscode.window.showErrorMessage(`Memory could not open its store (${code}): ${this.failure.message}. The views stay available; see the "Memory" output.`);
+      throw e;
+    }
+  }
+
+  /** Flushes buffers and closes the store (compacting it). Safe to call twice. */
+  async close(): Promise<void> {
+    this.disposed = true;
+    const pending = this.pending;
+    if (pending) await pending.catch(() => undefined);
+    const engine = this.engine;
+    this.engine = undefined;
+    if (engine) await engine.close();
+    this.stateChanged.fire({ state: 'closed' });
+  }
+
+  dispose(): void {
+    void this.close().catch((e) => this.opts.logger.warn('engine.close_failed', { code: codeOf(e) }));
+    this.opened.dispose();
+    this.stateChanged.dispose();
+  }
+}
+
+export function codeOf(e: unknown): string {
+  return isMemoryError(e) ? e.code : 'E_INTERNAL';
+}
+
+/** Shows an engine error to the person who ran a command (code + message, never memory text). */
+export function reportFailure(logger: Logger, action: string, e: unknown): void {
+  const code = codeOf(e);
+  logger.warn(`${action}.failed`, { code });
+  const msg = isMemoryError(e) ? e.message : 'unexpected error';
+  void vscode.window.showErrorMessage(`Memory: ${action} failed (${code}): ${msg}`);
+}

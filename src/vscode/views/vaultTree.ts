@@ -1,0 +1,288 @@
+// The "Memory" activity-bar container with its Vault and Backlinks views (R-UI-3).
+// The Vault tree is rebuilt from the store's note rows plus the logs/ folder after every change
+// (debounced), so hand edits on disk show within a second; the Backlinks view follows the active
+// editor. Both announce each rebuild (onDidRefresh) so integration tests wait on events, not sleeps.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { MemoryEngine } from '../../engine/engine';
+import type { Logger } from '../../engine/host';
+import type { Item } from '../../engine/store/repositories';
+import { listLogDays } from '../../engine/vault/dailyLog';
+import { LONGTERM_FILE, isHiddenRelPath, noteId } from '../../engine/vault/vaultLayout';
+import type { EngineHost } from '../engineHost';
+import { buildVaultTree, type NoteRow, type VaultNode } from './vaultModel';
+
+export type { VaultNode } from './vaultModel';
+
+export const VAULT_VIEW_ID = 'memory.vault';
+export const BACKLINKS_VIEW_ID = 'memory.backlinks';
+
+/** 100 ms: bursts of file events (an editor's save = write + rename) become one rebuild, well inside R-UI-3's 1 s. */
+const REFRESH_DEBOUNCE_MS = 100;
+
+/** ThemeIcon per note kind (codicons). */
+const KIND_ICONS: Readonly<Record<string, string>> = {
+  user: 'account', feedback: 'comment-discussion', domain: 'book', project: 'project', reference: 'references',
+};
+
+/** contextValue of each node type; package.json `view/item/context` menus match on these. */
+export function contextValueOf(node: VaultNode): string {
+  if (node.type === 'note') return node.note.pinned ? 'memory.note.pinned' : 'memory.note';
+  if (node.type === 'log') return 'memory.log';
+  if (node.type === 'longterm') return 'memory.longterm';
+  return 'memory.folder';
+}
+
+export function noteRowOf(it: Item): NoteRow | undefined {
+  if (!it.path) return undefined;
+  return { id: it.id, path: it.path, summary: it.summary ?? '', kind: it.subkind ?? 'reference', trust: it.trust, tags: it.tags, pinned: it.pinned };
+}
+
+/** Vault-relative path (with `/`) of a file, or undefined when it lies outside the vault. */
+export function vaultRelPath(vaultDir: string, fsPath: string): string | undefined {
+  const rel = path.relative(vaultDir, fsPath);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/');
+}
+
+function noteTreeItem(node: Extract<VaultNode, { type: 'note' }>, vaultDir: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+  const n = node.note;
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon(KIND_ICONS[n.kind] ?? 'note');
+  item.description = n.pinned ? 'pinned' : undefined;
+  // Plain text: ids and tags come from files and must not be read as Markdown.
+  item.tooltip = [`id: ${n.id}`, `kind: ${n.kind}`, `trust: ${n.trust}`, `tags: ${n.tags.length ? n.tags.join(', ') : '—'}`,
+    ...(n.pinned ? ['pinned'] : [])].join('\n');
+  item.contextValue = contextValueOf(node);
+  const uri = vscode.Uri.file(path.join(vaultDir, ...node.relPath.split('/')));
+  item.resourceUri = uri;
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  return item;
+}
+
+function treeItemOf(node: VaultNode, vaultDir: string): vscode.TreeItem {
+  if (node.type === 'note') return noteTreeItem(node, vaultDir);
+  const collapsible = 'children' in node;
+  const item = new vscode.TreeItem(node.label, collapsible
+    ? (node.type === 'month' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded)
+    : vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.contextValue = contextValueOf(node);
+  if (collapsible) {
+    item.iconPath = new vscode.ThemeIcon(node.type === 'logs' ? 'calendar' : 'folder');
+  } else {
+    const uri = vscode.Uri.file(path.join(vaultDir, ...node.relPath.split('/')));
+    item.iconPath = new vscode.ThemeIcon(node.type === 'longterm' ? 'star-full' : 'calendar');
+    item.tooltip = node.type === 'longterm' ? 'Placed in every recall block (first 1,200 characters)' : `Daily log ${node.relPath}`;
+    item.resourceUri = uri;
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  }
+  return item;
+}
+
+/** Serialises async rebuilds: a request during a rebuild runs once more after it. */
+abstract class RefreshingTree implements vscode.TreeDataProvider<VaultNode>, vscode.Disposable {
+  protected readonly changed = new vscode.EventEmitter<VaultNode | undefined>();
+  private readonly refreshed = new vscode.EventEmitter<void>();
+  private readonly loaded = new vscode.EventEmitter<number>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** Fires after the model was rebuilt from the engine (the tree shows it from then on). */
+  readonly onDidRefresh = this.refreshed.event;
+  /** Fires with the number of root items each time VS Code asks for the root. */
+  readonly onDidLoad = this.loaded.event;
+  /** How many times the root was requested (a test can check it was already loaded). */
+  rootLoads = 0;
+  protected roots: VaultNode[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(protected readonly host: EngineHost, protected readonly logger: Logger, private readonly name: string) {}
+
+  protected abstract build(engine: MemoryEngine | undefined): Promise<VaultNode[]>;
+
+  getTreeItem(node: VaultNode): vscode.TreeItem {
+    return treeItemOf(node, this.host.current?.vaultDir ?? '');
+  }
+
+  getChildren(node?: VaultNode): VaultNode[] {
+    if (node) return 'children' in node ? node.children : [];
+    this.rootLoads++;
+    this.loaded.fire(this.roots.length);
+    return this.roots;
+  }
+
+  /** Rebuild soon (debounced); returns at once. */
+  scheduleRefresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.refresh(); }, REFRESH_DEBOUNCE_MS);
+  }
+
+  /** Rebuilds now; resolves when the new model is in place. */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          this.roots = await this.build(this.host.current);
+        } catch (e) {
+          this.logger.warn('view.refresh_failed', { view: this.name, error: (e as Error)?.name ?? 'error' });
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.running = undefined;
+      this.logger.trace('view.refresh', { view: this.name, roots: this.roots.length });
+      this.changed.fire(undefined);
+      this.refreshed.fire();
+    });
+    return this.running;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.changed.dispose();
+    this.refreshed.dispose();
+    this.loaded.dispose();
+  }
+}
+
+export class VaultTreeProvider extends RefreshingTree {
+  constructor(host: EngineHost, logger: Logger) { super(host, logger, VAULT_VIEW_ID); }
+
+  /** The current root nodes (what VS Code shows). */
+  get model(): readonly VaultNode[] { return this.roots; }
+
+  protected async build(engine: MemoryEngine | undefined): Promise<VaultNode[]> {
+    if (!engine) return [];
+    const notes: NoteRow[] = [];
+    engine.store.items.forEach({ kind: 'note' }, (it) => {
+      const row = noteRowOf(it);
+      if (row && !isHiddenRelPath(row.path)) notes.push(row);
+    });
+    const days = await listLogDays(engine.vaultDir);
+    return buildVaultTree(notes, days, existsSync(path.join(engine.vaultDir, LONGTERM_FILE)));
+  }
+}
+
+/** Notes that link to the active editor's note by wikilink. */
+export class BacklinksProvider extends RefreshingTree {
+  /** Id of the note whose backlinks are shown (undefined: the active editor is not a vault note). */
+  target: string | undefined;
+  view: vscode.TreeView<VaultNode> | undefined;
+
+  constructor(host: EngineHost, logger: Logger) { super(host, logger, BACKLINKS_VIEW_ID); }
+
+  protected async build(engine: MemoryEngine | undefined): Promise<VaultNode[]> {
+    const doc = vscode.window.activeTextEditor?.document;
+    this.target = undefined;
+    let message = 'Open a vault note to see the notes that link to it.';
+    let nodes: VaultNode[] = [];
+    if (engine && doc?.uri.scheme === 'file') {
+      const rel = vaultRelPath(engine.vaultDir, doc.uri.fsPath);
+      if (rel && rel.toLowerCase().endsWith('.md') && !isHiddenRelPath(rel)) {
+        this.target = noteId(rel);
+        const from = engine.vault.links.backlinks(this.target);
+        nodes = engine.store.items.getMany(from).map(noteRowOf).filter((r): r is NoteRow => !!r)
+          .map((note) => ({ type: 'note' as const, id: `backlink:${note.id}`, relPath: note.path, label: note.summary || note.path, note }));
+        nodes.sort((a, b) => a.label.localeCompare(b.label));
+        message = nodes.length ? '' : 'No notes link to this note.';
+      }
+    }
+    if (this.view) this.view.message = message || undefined;
+    return nodes;
+  }
+}
+
+export interface VaultViews {
+  readonly vault: VaultTreeProvider;
+  readonly backlinks: BacklinksProvider;
+  readonly vaultView: vscode.TreeView<VaultNode>;
+  readonly backlinksView: vscode.TreeView<VaultNode>;
+}
+
+export function registerVaultViews(context: vscode.ExtensionContext, host: EngineHost, logger: Logger): VaultViews {
+  const vault = new VaultTreeProvider(host, logger);
+  const backlinks = new BacklinksProvider(host, logger);
+  const vaultView = vscode.window.createTreeView(VAULT_VIEW_ID, { treeDataProvider: vault, showCollapseAll: true });
+  const backlinksView = vscode.window.createTreeView(BACKLINKS_VIEW_ID, { treeDataProvider: backlinks });
+  backlinks.view = backlinksView;
+  context.subscriptions.push(vault, backlinks, vaultView, backlinksView);
+
+  // Per-engine wiring (a vault change reopens the engine): store changes and file events refresh both views.
+  let engineSubs: vscode.Disposable[] = [];
+  const bind = (engine: MemoryEngine) => {
+    for (const d of engineSubs) d.dispose();
+    const watcher = new VaultFileSync(engine, logger, () => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
+    const change = engine.onDidChange(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
+    engineSubs = [watcher, { dispose: () => change.dispose() }];
+    void vault.refresh();
+    void backlinks.refresh();
+  };
+  if (host.current) bind(host.current);
+  context.subscriptions.push(
+    host.onDidOpen(bind),
+    host.onDidChangeState((s) => { if (s.state !== 'open') { void vault.refresh(); void backlinks.refresh(); } }),
+    vscode.window.onDidChangeActiveTextEditor(() => backlinks.scheduleRefresh()),
+    { dispose: () => { for (const d of engineSubs) d.dispose(); } },
+  );
+  return { vault, backlinks, vaultView, backlinksView };
+}
+
+/**
+ * Feeds file changes under the vault to `engine.vault.syncFile` (debounced per batch), then calls
+ * `onSynced`. Uses VS Code's file watcher with a base folder outside the workspace, which the
+ * extension host supports for non-excluded folders (verified by test/integration/vault.test.ts).
+ */
+export class VaultFileSync implements vscode.Disposable {
+  private readonly watcher: vscode.FileSystemWatcher;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(private readonly engine: MemoryEngine, private readonly logger: Logger, private readonly onSynced: () => void) {
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(engine.vaultDir), '**/*.md'));
+    const queue = (uri: vscode.Uri) => this.queue(uri);
+    this.watcher.onDidCreate(queue);
+    this.watcher.onDidChange(queue);
+    this.watcher.onDidDelete(queue);
+  }
+
+  private queue(uri: vscode.Uri): void {
+    const rel = vaultRelPath(this.engine.vaultDir, uri.fsPath);
+    if (!rel || this.disposed) return;
+    this.pending.add(rel);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.drain(), REFRESH_DEBOUNCE_MS);
+  }
+
+  private async drain(): Promise<void> {
+    this.timer = undefined;
+    const rels = [...this.pending];
+    this.pending.clear();
+    let synced = 0;
+    for (const rel of rels) {
+      if (this.disposed) return;
+      try {
+        await this.engine.vault.syncFile(rel);
+        synced++;
+      } catch (e) {
+        // A refused path (E_BAD_ID) or a closed engine: log by code and keep going.
+        this.logger.warn('vault.sync_file_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+      }
+    }
+    this.logger.trace('vault.watch_synced', { files: rels.length, synced });
+    this.onSynced();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.watcher.dispose();
+  }
+}

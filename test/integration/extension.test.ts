@@ -1,0 +1,79 @@
+// The extension in a real VS Code extension host: it activates, its status command answers with
+// the engine card figures, and its activity-bar container shows the Vault view.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { MemoryExtensionApi } from '../../src/extension';
+import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
+import { requestScreenshot, waitForEvent } from './waitFor';
+
+const EXTENSION_ID = 'memory-for-vscode.vscode-memory';
+
+async function activated(): Promise<MemoryExtensionApi> {
+  const ext = vscode.extensions.getExtension<MemoryExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed in the extension host`);
+  const api = await ext.activate();
+  assert.equal(ext.isActive, true);
+  return api;
+}
+
+/**
+ * The web workbench may hand the user's settings.json to the extension host a moment after start:
+ * wait for the runner's vault path to arrive (an event, not a sleep).
+ */
+async function userSettingsLoaded(): Promise<void> {
+  const testVault = process.env.MEMORY_TEST_VAULT;
+  const current = () => vscode.workspace.getConfiguration('memory').get<string>('vaultPath');
+  if (!testVault || current() === testVault) return;
+  await waitForEvent(vscode.workspace.onDidChangeConfiguration, 'memory.vaultPath from user settings', 20_000,
+    () => current() === testVault);
+}
+
+describe('The Memory extension in VS Code', () => {
+  it('activates and registers its commands', async () => {
+    await activated();
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.includes('memory.showStatus'), 'memory.showStatus is registered');
+  });
+
+  it('answers Show Status with the engine card figures from settings', async () => {
+    await activated();
+    await userSettingsLoaded();
+    const s = await vscode.commands.executeCommand<StatusFigures>('memory.showStatus');
+    assert.equal(typeof s, 'object');
+    assert.equal(s.enabled, true);
+    assert.equal(typeof s.items, 'number');
+    assert.ok(s.embedder === null || typeof s.embedder === 'string');
+    assert.equal(typeof s.rawRecord, 'boolean');
+    assert.equal(s.includeSecrets, false, 'secrets stay out of recall by default');
+    assert.equal(s.recallBudgetChars, 2400);
+    const testVault = process.env.MEMORY_TEST_VAULT;
+    if (testVault) assert.equal(s.vaultPath, testVault, 'memory.vaultPath from the user settings is honoured');
+  });
+
+  it('follows a settings change without a reload', async () => {
+    const api = await activated();
+    const cfg = vscode.workspace.getConfiguration('memory');
+    await cfg.update('recall.topK', 9, vscode.ConfigurationTarget.Global);
+    try {
+      assert.equal(api.settings().recallTopK, 9);
+    } finally {
+      await cfg.update('recall.topK', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.equal(api.settings().recallTopK, 5);
+  });
+
+  it('shows the Vault view in its own activity-bar container', async () => {
+    const api = await activated();
+    const vault = api.views.vault;
+    const visible = api.views.vaultView.visible
+      ? Promise.resolve()
+      : waitForEvent(api.views.vaultView.onDidChangeVisibility, 'the Vault view to become visible', 20_000, (e) => e.visible);
+    const loaded = vault.rootLoads > 0 ? Promise.resolve() : waitForEvent(vault.onDidLoad, 'the Vault tree to load');
+    await vscode.commands.executeCommand('workbench.view.extension.memory');
+    await visible;
+    await loaded;
+    assert.equal(api.views.vaultView.visible, true);
+    assert.ok(vault.rootLoads > 0, 'VS Code asked the Vault tree for its items');
+    await requestScreenshot('memory-view');
+  });
+});

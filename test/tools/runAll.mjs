@@ -1,0 +1,81 @@
+// `npm test`: build → typecheck → lint → unit tests → integration tests (real VS Code) → .vsix check.
+// Streams every step's output, times each step, and ends with one line `N passed, N failed[, N skipped]`.
+// Fails when any step fails, when a test suite ran no tests, or when nothing ran at all.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './installTools.mjs';
+
+const node = process.execPath;
+const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
+
+/** Mocha's closing counts ("N passing", "N failing", "N pending"); null when mocha never got there. */
+export function mochaCounts(text) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const last = (word) => {
+    const all = [...plain.matchAll(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : null;
+  };
+  const passed = last('passing');
+  if (passed === null) return null;
+  return { passed, failed: last('failing') ?? 0, skipped: last('pending') ?? 0 };
+}
+
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; process.stdout.write(d); });
+    child.stderr.on('data', (d) => { text += d; process.stderr.write(d); });
+    child.on('error', (e) => { text += String(e); resolve({ code: 1, text }); });
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), text }));
+  });
+}
+
+const steps = [
+  { name: 'build', cmd: node, args: [join(ROOT, 'build.mjs')], fatal: true },
+  { name: 'typecheck', cmd: node, args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'lint', cmd: node, args: [bin('eslint', 'bin/eslint.js'), '-c', 'test/eslint.config.mjs', 'src', 'test'] },
+  { name: 'unit', cmd: node, args: [bin('mocha', 'bin/mocha.js'), '--config', 'test/unit/.mocharc.json'], mocha: true },
+  { name: 'integration', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build'], mocha: true },
+  // Last: the production build for the .vsix replaces dist/ and empties out/.
+  { name: 'vsix', cmd: node, args: [join(ROOT, 'test/tools/vsixCheck.mjs')], check: true },
+];
+
+let interrupted = false;
+process.on('SIGINT', () => { interrupted = true; });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const report = [];
+let ok = true;
+for (const step of steps) {
+  if (interrupted) break;
+  console.log(`\n=== ${step.name} ===`);
+  const t0 = Date.now();
+  const { code, text } = await run(step.cmd, step.args);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  let note = code === 0 ? 'ok' : `exit ${code}`;
+  let stepOk = code === 0;
+  if (step.mocha) {
+    const c = mochaCounts(text);
+    if (!c) { stepOk = false; note += ', no test results (mocha did not finish)'; totals.failed += 1; }
+    else {
+      totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped;
+      note += `, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
+      if (c.passed + c.failed === 0) { stepOk = false; note += ', ran 0 tests'; }
+    }
+  } else if (step.check) {
+    // The .vsix check is one end-to-end check: it counts as one test.
+    if (code === 0) totals.passed += 1; else totals.failed += 1;
+  }
+  report.push(`  ${step.name.padEnd(12)} ${secs.padStart(6)} s  ${stepOk ? 'PASS' : 'FAIL'}  ${note}`);
+  if (!stepOk) ok = false;
+  if (!stepOk && step.fatal) break;
+}
+
+console.log('\n=== summary ===');
+console.log(report.join('\n'));
+if (interrupted) ok = false;
+if (totals.passed + totals.failed === 0) ok = false;
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);

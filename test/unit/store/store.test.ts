@@ -1,0 +1,271 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isMemoryError } from '../../../src/engine/errors';
+import { MemoryLogger } from '../../../src/engine/host';
+import { scanRecords, JOURNAL_HEADER_BYTES } from '../../../src/engine/store/journal';
+import { SCHEMA_VERSION } from '../../../src/engine/store/schema';
+import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
+import { Store, type StoreChange } from '../../../src/engine/store/store';
+import { aFact, cleanupTempDirs, tempDir } from './helpers';
+
+describe('store', () => {
+  const open: Store[] = [];
+  async function openStore(dir: string, extra: Partial<Parameters<typeof Store.open>[0]> = {}) {
+    const s = await Store.open({ dir, watch: false, pollMs: 60_000, ...extra });
+    open.push(s);
+    return s;
+  }
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+    cleanupTempDirs();
+  });
+
+  describe('bad input', () => {
+    it('rejects an item id without a known prefix and writes nothing', async () => {
+      const s = await openStore(tempDir());
+      const before = s.seq;
+      await assert.rejects(s.transaction((tx) => tx.items.put({ id: 'zz:1', created: 1 })), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      assert.equal(s.seq, before);
+      assert.equal(s.items.count(), 0);
+    });
+
+    it('rejects a kind that contradicts the id prefix, an unknown trust and a non-numeric time', async () => {
+      const s = await openStore(tempDir());
+      await assert.rejects(s.transaction((tx) => tx.items.put({ id: 'fa:1', kind: 'note', created: 1 })), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      await assert.rejects(s.transaction((tx) => tx.items.put({ id: 'fa:1', created: 1, trust: 'root' as never })), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      await assert.rejects(s.transaction((tx) => tx.items.put({ id: 'fa:1', created: Number.NaN })), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      await assert.rejects(s.transaction((tx) => tx.items.patch('fa:1', { kind: 'fact' } as never)), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      assert.equal(s.items.count(), 0);
+    });
+
+    it('keeps the whole batch out when its callback throws halfway', async () => {
+      const s = await openStore(tempDir());
+      await assert.rejects(s.transaction((tx) => {
+        tx.items.put(aFact({ id: 'fa:kept-out' }));
+        throw new Error('caller bug');
+      }));
+      assert.equal(s.items.get('fa:kept-out'), undefined);
+    });
+
+    it('refuses writes outside a transaction and asynchronous transaction callbacks', async () => {
+      const s = await openStore(tempDir());
+      assert.throws(() => s.items.put(aFact()), (e) => isMemoryError(e, 'E_USAGE'));
+      await assert.rejects(s.transaction(async () => undefined), (e) => isMemoryError(e, 'E_USAGE'));
+    });
+
+    it('rejects only the batch whose statement the database refuses, in a group that shares one flush', async () => {
+      const s = await openStore(tempDir());
+      const good1 = s.transaction((tx) => tx.items.put(aFact({ id: 'fa:g1' })));
+      const bad = s.transaction((tx) => tx.rawBuffers.append({ conversation: 'c1', role: null as never, text: 't', provenance: {}, at: 1 }));
+      const good2 = s.transaction((tx) => tx.items.put(aFact({ id: 'fa:g2' })));
+      await good1;
+      await good2;
+      await assert.rejects(bad, (e) => isMemoryError(e, 'E_BAD_INPUT'));
+      assert.deepEqual(s.items.getMany(['fa:g1', 'fa:g2']).map((i) => i.id), ['fa:g1', 'fa:g2']);
+      assert.deepEqual(s.rawBuffers.list('c1'), []);
+      // The refused batch never reached the journal: a reopen sees the same state.
+      s.dispose();
+      const again = await openStore(s.dir);
+      assert.equal(again.items.count(), 2);
+      assert.equal(again.openReport.failedRecords, 0);
+    });
+  });
+
+  it('acknowledges a save only after its record is in the journal file', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    await s.transaction((tx) => tx.items.put(aFact({ id: 'fa:durable' })));
+    const journal = fs.readFileSync(path.join(dir, 'memory.journal'));
+    const scan = scanRecords(journal.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES);
+    assert.equal(scan.records.length, 1);
+    assert.match(scan.records[0].payload.toString('utf8'), /fa:durable/);
+    // No close (no compaction): a new process finds it by replaying the journal.
+    s.dispose();
+    const again = await openStore(dir);
+    assert.equal(again.items.has('fa:durable'), true);
+    assert.equal(again.openReport.recoveredRecords, 1);
+  });
+
+  it('lands every save of a burst and acknowledges each one', async () => {
+    const s = await openStore(tempDir());
+    const ids = Array.from({ length: 50 }, (_, i) => `fa:burst-${i}`);
+    await Promise.all(ids.map((id) => s.transaction((tx) => tx.items.put(aFact({ id })))));
+    assert.equal(s.items.count({ kind: 'fact' }), 50);
+    assert.equal(s.seq, 50);
+  });
+
+  it('records the schema version in meta and in PRAGMA user_version', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    assert.equal(s.openReport.created, true);
+    assert.equal(s.meta.get('schema_version'), String(SCHEMA_VERSION));
+    await s.close();
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(path.join(dir, 'memory.db')));
+    assert.equal(db.exec('PRAGMA user_version')[0].values[0][0], SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('keeps data across close and reopen, with a compacted journal', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    await s.transaction((tx) => { tx.items.put(aFact({ id: 'fa:k' })); tx.counters.add('saveFilter.too_short', 3); });
+    await s.close();
+    const again = await openStore(dir);
+    assert.equal(again.items.has('fa:k'), true);
+    assert.equal(again.counters.get('saveFilter.too_short'), 3);
+    assert.equal(again.openReport.recoveredRecords, 0);
+    assert.equal(again.stats().journalBytes, JOURNAL_HEADER_BYTES);
+  });
+
+  it('tells listeners which ids a local write touched', async () => {
+    const s = await openStore(tempDir());
+    const seen: StoreChange[] = [];
+    s.onDidChange((e) => seen.push(e));
+    await s.transaction((tx) => { tx.items.put(aFact({ id: 'fa:ev' })); tx.conversations.put({ id: 'conv-1', title: null, project: null, projectType: null, language: 'en', created: 5 }); });
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0].origin, 'local');
+    assert.deepEqual([...seen[0].ids].sort(), ['conv-1', 'fa:ev']);
+  });
+
+  it('never logs memory text', async () => {
+    const logger = new MemoryLogger();
+    const s = await openStore(tempDir(), { logger });
+    await s.transaction((tx) => tx.items.put(aFact({ text: 'my secret password hunter2' })));
+    await s.compact();
+    assert.ok(logger.lines.length > 0);
+    assert.ok(!JSON.stringify(logger.lines).includes('hunter2'));
+  });
+
+  describe('repositories', () => {
+    it('filters items by kind, project, conversation, trust, time and recallability', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => {
+        tx.items.put({ id: 'vt:semantic/a.md', created: 10, text: 'a', project: 'p1', subkind: 'user' });
+        tx.items.put({ id: 'rw:1', created: 20, blobHash: 'h', role: 'user', conversation: 'c1' });
+        tx.items.put({ id: 'fa:1', created: 30, text: 'f', trust: 'peer', conversation: 'c1' });
+        tx.items.put({ id: 'fa:2', created: 40, text: 'g', secret: true });
+        tx.items.put({ id: 'gs:1', created: 50, text: 's', archivedAt: 60 });
+        tx.items.put({ id: 'wk:1', created: 55, text: 'w', expiresAt: 100 });
+      });
+      assert.deepEqual(s.items.list({ kind: 'fact' }).map((i) => i.id), ['fa:1', 'fa:2']);
+      assert.deepEqual(s.items.list({ project: 'p1' }).map((i) => i.id), ['vt:semantic/a.md']);
+      assert.equal(s.items.list({ project: null }).length, 5);
+      assert.deepEqual(s.items.list({ conversation: 'c1', order: 'createdDesc' }).map((i) => i.id), ['fa:1', 'rw:1']);
+      assert.deepEqual(s.items.list({ trust: ['peer'] }).map((i) => i.id), ['fa:1']);
+      assert.deepEqual(s.items.list({ since: 30, until: 50 }).map((i) => i.id), ['fa:1', 'fa:2']);
+      assert.deepEqual(s.items.list({ recallable: true, now: 200 }).map((i) => i.id), ['vt:semantic/a.md', 'rw:1', 'fa:1']);
+      assert.deepEqual(s.items.list({ limit: 2, offset: 1 }).map((i) => i.id), ['rw:1', 'fa:1']);
+      assert.equal(s.items.count({ kind: ['fact', 'summary'] }), 3);
+      assert.deepEqual(s.items.countByKind(), { note: 1, raw: 1, fact: 2, summary: 1, working: 1 });
+      assert.equal(s.items.get('vt:semantic/a.md')?.kind, 'note');
+      assert.equal(s.items.get('fa:2')?.secret, true);
+      const streamed: string[] = [];
+      s.items.forEach({}, (i) => { streamed.push(i.id); return streamed.length < 2; });
+      assert.deepEqual(streamed, ['vt:semantic/a.md', 'rw:1']);
+    });
+
+    it('returns getMany in the order asked and skips missing ids', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => { tx.items.put(aFact({ id: 'fa:x' })); tx.items.put(aFact({ id: 'fa:y' })); });
+      assert.deepEqual(s.items.getMany(['fa:y', 'fa:nope', 'fa:x']).map((i) => i.id), ['fa:y', 'fa:x']);
+    });
+
+    it('patches only the given fields, counts accesses and deletes with the rows keyed by the item', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => {
+        tx.items.put(aFact({ id: 'fa:p', tags: ['a'], meta: { k: 1 } }));
+        tx.itemSources.add('fa:p', ['rw:1', 'rw:2']);
+        tx.links.set('fa:p', [{ target: 'Other', toId: 'vt:o.md' }]);
+        tx.vectorState.mark('e5', 'fa:p', true, 7, 1);
+      });
+      await s.transaction((tx) => { tx.items.patch('fa:p', { trust: 'quarantined', prevTrust: 'owner', tags: ['a', 'b'] }); tx.items.touchAccess(['fa:p'], 99); });
+      const p = s.items.get('fa:p')!;
+      assert.equal(p.trust, 'quarantined');
+      assert.equal(p.prevTrust, 'owner');
+      assert.deepEqual(p.tags, ['a', 'b']);
+      assert.deepEqual(p.meta, { k: 1 });
+      assert.equal(p.accessCount, 1);
+      assert.equal(p.lastAccessed, 99);
+      await s.transaction((tx) => tx.items.delete('fa:p'));
+      assert.equal(s.items.get('fa:p'), undefined);
+      assert.deepEqual(s.itemSources.sourcesOf('fa:p'), []);
+      assert.deepEqual(s.links.from('fa:p'), []);
+      assert.equal(s.vectorState.get('e5', 'fa:p'), undefined);
+    });
+
+    it('stores raw text once per content and counts repeats', async () => {
+      const s = await openStore(tempDir());
+      const text = 'Ünïcode raw message 🙂 '.repeat(50);
+      const h1 = await s.transaction((tx) => tx.rawBlobs.put(text, 1));
+      const h2 = await s.transaction((tx) => tx.rawBlobs.put(text, 2));
+      assert.equal(h1, h2);
+      const blob = s.rawBlobs.get(h1)!;
+      assert.equal(blob.text, text);
+      assert.equal(blob.seen, 2);
+      assert.equal(blob.created, 1);
+      assert.equal(blob.rawBytes, Buffer.byteLength(text));
+    });
+
+    it('keeps sources, links and backlinks', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => {
+        tx.itemSources.add('gs:1', ['rw:1', 'rw:2']);
+        tx.itemSources.add('fa:1', ['rw:1']);
+        tx.links.set('vt:a.md', [{ target: 'B' }, { target: 'C', toId: 'vt:c.md' }]);
+      });
+      assert.deepEqual(s.itemSources.sourcesOf('gs:1'), ['rw:1', 'rw:2']);
+      assert.deepEqual(s.itemSources.derivedFrom('rw:1'), ['fa:1', 'gs:1']);
+      assert.deepEqual(s.links.unresolved().map((l) => l.target), ['B']);
+      await s.transaction((tx) => tx.links.resolve('B', 'vt:b.md'));
+      assert.deepEqual(s.links.backlinks('vt:b.md').map((l) => l.fromId), ['vt:a.md']);
+    });
+
+    it('numbers raw-buffer entries per conversation and clears them up to a sequence number', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => {
+        for (const [c, t] of [['c1', 'a'], ['c1', 'b'], ['c2', 'x'], ['c1', 'c']]) tx.rawBuffers.append({ conversation: c, role: 'user', text: t, provenance: { provider: 'p' }, at: 1 });
+      });
+      assert.deepEqual(s.rawBuffers.list('c1').map((e) => [e.seq, e.text]), [[1, 'a'], [2, 'b'], [3, 'c']]);
+      assert.deepEqual(s.rawBuffers.conversations().map((c) => [c.conversation, c.entries]), [['c1', 3], ['c2', 1]]);
+      await s.transaction((tx) => tx.rawBuffers.clear('c1', 2));
+      assert.deepEqual(s.rawBuffers.list('c1').map((e) => e.text), ['c']);
+      assert.deepEqual(s.rawBuffers.list('c1')[0].provenance, { provider: 'p' });
+    });
+
+    it('keeps conversations, ledger, audit, purge log, quarantines, counters, vector state and meta', async () => {
+      const s = await openStore(tempDir());
+      await s.transaction((tx) => {
+        tx.conversations.put({ id: 'c1', title: 'T', project: 'p', projectType: 'node', language: 'de', created: 1 });
+        tx.conversations.addCaptureCall('c1');
+        tx.conversations.touch('c1', 9);
+        tx.ledger.add({ at: 5, outcome: 'too_short', conversation: 'c1', entryPath: 'participant' });
+        tx.audit.add({ at: 6, action: 'forget', itemId: 'fa:1' });
+        tx.purgeLog.add({ at: 7, action: 'quarantine.apply', ref: 'q1', record: { rows: { owner: ['fa:1'] } } });
+        tx.quarantines.put({ id: 'q1', created: 7, provider: 'x', model: 'm', rangeFrom: null, rangeTo: null, reason: null, counts: { raw: 1 }, detail: {} });
+        tx.quarantines.addRows([{ quarantineId: 'q1', itemId: 'fa:1', prevTrust: 'owner', noteFrom: null, noteTo: null }]);
+        tx.counters.add('saveFilter.too_short');
+        tx.counters.add('saveFilter.too_short', 2);
+        tx.counters.set('other', 5);
+        tx.items.put(aFact({ id: 'fa:v1' }));
+        tx.items.put(aFact({ id: 'fa:v2' }));
+        tx.vectorState.mark('e5', 'fa:v1', true, 0, 1);
+        tx.meta.set('vault.indexedAt', '123');
+      });
+      assert.equal(s.conversations.get('c1')?.captureCalls, 1);
+      assert.equal(s.conversations.get('c1')?.lastTurn, 9);
+      assert.equal(s.ledger.list({ conversation: 'c1' })[0].outcome, 'too_short');
+      assert.equal(s.audit.list({ action: 'forget' })[0].itemId, 'fa:1');
+      assert.deepEqual(s.purgeLog.list('q1')[0].record, { rows: { owner: ['fa:1'] } });
+      assert.equal(s.quarantines.get('q1')?.status, 'active');
+      assert.deepEqual(s.quarantines.holding('fa:1'), ['q1']);
+      await s.transaction((tx) => tx.quarantines.markReleased('q1', 8));
+      assert.equal(s.quarantines.get('q1')?.status, 'released');
+      assert.deepEqual(s.counters.all('saveFilter.'), { 'saveFilter.too_short': 3 });
+      assert.deepEqual(s.vectorState.pending('e5'), ['fa:v2']);
+      assert.equal(s.meta.get('vault.indexedAt'), '123');
+      await assert.rejects(s.transaction((tx) => tx.meta.set('schema_version', '9')), (e) => isMemoryError(e, 'E_BAD_INPUT'));
+    });
+  });
+});
