@@ -53,7 +53,8 @@ function copyAssets() {
   copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), join(root, 'dist', 'sql-wasm.wasm'));
 }
 
-rmSync(join(root, 'out'), { recursive: true, force: true });
+// out/ is only wiped on request: several test runs may share it while one of them rebuilds.
+if (process.argv.includes('--clean')) rmSync(join(root, 'out'), { recursive: true, force: true });
 const configs = [...nodeEntries.map((e) => ({ ...common, ...e })), webview, ...(production ? [] : [tests])];
 if (watch) {
   copyAssets();

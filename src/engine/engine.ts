@@ -20,7 +20,7 @@ import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { gate } from './write/poisonGate';
-import { TurnWriter, type FlushResult, type TurnInput, type TurnResult } from './write/turnWriter';
+import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
 export interface EngineOptions {
   storeDir: string;
@@ -140,6 +140,12 @@ export class MemoryEngine extends Disposable {
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
     return res;
+  }
+
+  /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
+  async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
+    this.ensureOpen();
+    return this.writer.importMessages(msgs);
   }
 
   async flush(conversation?: string): Promise<FlushResult[]> {

@@ -17,6 +17,14 @@ export type MemoryErrorCode =
   | 'E_BUDGET'
   | 'E_DISABLED'
   | 'E_CLOSED'
+  | 'E_CANCELLED'
+  // Background / local model calls (src/engine/model/): the server is down, refused us, lacks the model,
+  // took too long, or failed on its side.
+  | 'E_MODEL_UNAVAILABLE'
+  | 'E_MODEL_PERMISSION'
+  | 'E_MODEL_NOT_FOUND'
+  | 'E_MODEL_TIMEOUT'
+  | 'E_MODEL_ERROR'
   | 'E_INTERNAL';
 
 export class MemoryError extends Error {

@@ -30,6 +30,8 @@ export class EngineHost implements vscode.Disposable {
   private engine: MemoryEngine | undefined;
   private pending: Promise<MemoryEngine> | undefined;
   private failure: { code: string; message: string } | undefined;
+  /** The open error already shown as a notification (a retry that fails the same way stays quiet). */
+  private shownCode: string | undefined;
   private disposed = false;
   private readonly opened = new vscode.EventEmitter<MemoryEngine>();
   private readonly stateChanged = new vscode.EventEmitter<EngineState>();
@@ -94,6 +96,7 @@ export class EngineHost implements vscode.Disposable {
       await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: codeOf(e) }));
       this.engine = engine;
       this.failure = undefined;
+      this.shownCode = undefined;
       logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
       this.opened.fire(engine);
       this.stateChanged.fire({ state: 'open', engine });
@@ -103,7 +106,10 @@ export class EngineHost implements vscode.Disposable {
       this.failure = { code, message: isMemoryError(e) ? e.message : 'unexpected error' };
       logger.error('engine.open_failed', { code });
       this.stateChanged.fire({ state: 'failed', ...this.failure });
-      void vscode.window.showErrorMessage(`Memory could not open its store (${code}): ${this.failure.message}. The views stay available; see the "Memory" output.`);
+      if (this.shownCode !== code) {
+        this.shownCode = code;
+        void vscode.window.showErrorMessage(`Memory could not open its store (${code}): ${this.failure.message}. The views stay available; see the "Memory" output.`);
+      }
       throw e;
     }
   }

@@ -1,6 +1,11 @@
 // The named benchmarks `vscode-memory bench NAME` / `npm run bench -- NAME` can run.
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
+import { benchLocomo } from './locomo';
+import { benchStore } from './store';
+import { benchVault } from './vault';
+
+const num = (v: string | boolean | undefined): number | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 
 export interface BenchEntry {
   run: BenchFn;
@@ -9,6 +14,21 @@ export interface BenchEntry {
 }
 
 export const BENCHMARKS: Record<string, BenchEntry> = {
+  store: {
+    summary: 'save acknowledgement p50/p95, compaction time and snapshot size, open time and RSS at 10k/100k items',
+    default: true,
+    run: async (ctx) => benchStore({ sizes: num(ctx.args.items) ? [num(ctx.args.items)!] : ctx.args.quick ? [10_000] : undefined, log: ctx.log }) as Promise<Record<string, unknown>>,
+  },
+  vault: {
+    summary: 'index 10,000 notes from scratch, no-change re-sync, rebuild, watcher write→indexed latency',
+    default: true,
+    run: (ctx) => benchVault({ notes: num(ctx.args.items) ?? (ctx.args.quick ? 2_000 : undefined), log: ctx.log }),
+  },
+  locomo: {
+    summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',
+    default: true,
+    run: benchLocomo,
+  },
   harness: {
     summary: 'self-check of the harness: a tight loop against a baseline run in the same process',
     default: false,

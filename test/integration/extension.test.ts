@@ -2,31 +2,9 @@
 // the engine card figures, and its activity-bar container shows the Vault view.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { MemoryExtensionApi } from '../../src/extension';
 import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
+import { activated, userSettingsLoaded } from './api';
 import { requestScreenshot, waitForEvent } from './waitFor';
-
-const EXTENSION_ID = 'memory-for-vscode.vscode-memory';
-
-async function activated(): Promise<MemoryExtensionApi> {
-  const ext = vscode.extensions.getExtension<MemoryExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is installed in the extension host`);
-  const api = await ext.activate();
-  assert.equal(ext.isActive, true);
-  return api;
-}
-
-/**
- * The web workbench may hand the user's settings.json to the extension host a moment after start:
- * wait for the runner's vault path to arrive (an event, not a sleep).
- */
-async function userSettingsLoaded(): Promise<void> {
-  const testVault = process.env.MEMORY_TEST_VAULT;
-  const current = () => vscode.workspace.getConfiguration('memory').get<string>('vaultPath');
-  if (!testVault || current() === testVault) return;
-  await waitForEvent(vscode.workspace.onDidChangeConfiguration, 'memory.vaultPath from user settings', 20_000,
-    () => current() === testVault);
-}
 
 describe('The Memory extension in VS Code', () => {
   it('activates and registers its commands', async () => {

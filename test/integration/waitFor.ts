@@ -36,3 +36,22 @@ export async function requestScreenshot(name: string, ms = 15_000): Promise<stri
   }
   return file;
 }
+
+/**
+ * Resolves once `check` returns a value other than undefined/false, re-checking after each event.
+ * Subscribes before the first check, so an event between check and subscription is not missed.
+ */
+export function until<T>(event: Event<unknown>, check: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const finish = (v: T) => { done = true; clearTimeout(timer); sub.dispose(); resolve(v); };
+    const sub = event(() => {
+      if (done) return;
+      const v = check();
+      if (v !== undefined && v !== false) finish(v);
+    });
+    const timer = setTimeout(() => { done = true; sub.dispose(); reject(new Error(`timed out after ${ms} ms waiting for ${what}`)); }, ms);
+    const first = check();
+    if (first !== undefined && first !== false) finish(first);
+  });
+}

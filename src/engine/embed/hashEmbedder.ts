@@ -12,12 +12,23 @@ const W_UNIGRAM = 1.0;
 const W_BIGRAM = 0.7;
 const W_CHARGRAM = 0.35;
 const MAX_CHARS = 8000; // longer texts are embedded by their start; recall passages are short
+/**
+ * memory.recall.minScore is a floor for e5 cosines, where even unrelated passages score ~0.7.
+ * Hash cosines of unrelated texts sit near 0 (±0.05 at 384 signed buckets) and one shared content
+ * word already gives ~0.1–0.2, so the setting is scaled onto that range: the default 0.6 → 0.1.
+ */
+export const HASH_MIN_SCORE_SCALE = 1 / 6;
 
 export class HashEmbedder implements Embedder {
   readonly id: string;
   constructor(readonly dims: number = HASH_EMBEDDER_DIMS) {
     if (!Number.isInteger(dims) || dims < 16 || dims > 4096) throw new MemoryError('E_BAD_INPUT', 'hash embedder: dims must be in [16, 4096]');
     this.id = `hash-v1-${dims}`;
+  }
+
+  /** Maps the e5-calibrated minScore setting onto hash cosines (see HASH_MIN_SCORE_SCALE). */
+  calibrateMinScore(setting: number): number {
+    return setting * HASH_MIN_SCORE_SCALE;
   }
 
   async embed(texts: string[], _kind: EmbedKind): Promise<Float32Array[]> {

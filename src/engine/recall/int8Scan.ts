@@ -140,6 +140,11 @@ export class Int8Scanner {
     this.bytes.set(q, this.rowsOff + row * this.dims);
   }
 
+  /** A view of one stored row (valid until the next reserve()). */
+  rowView(row: number): Int8Array {
+    return this.bytes.subarray(this.rowsOff + row * this.dims, this.rowsOff + (row + 1) * this.dims);
+  }
+
   copyRow(from: number, to: number): void {
     const d = this.dims;
     this.bytes.copyWithin(this.rowsOff + to * d, this.rowsOff + from * d, this.rowsOff + from * d + d);

@@ -1,6 +1,9 @@
 // In-memory BM25 inverted index over plain records (SPEC R-RECALL-3), independent of the store.
 // Invariants: postings hold internal ordinals in ascending order, interleaved [ordinal, tf] in one
 // Int32Array per term; an update gets a fresh ordinal and the old one is tombstoned until compaction.
+// Context expansion (optional, at query time): a doc may count its linked docs' terms at a lower
+// weight (BM25F-style: tf and length both add up), so a chat turn matches on its neighbours' words
+// too; the index itself stays per-doc, so links can change without re-indexing anything.
 import { MemoryError } from '../errors';
 import { analyze, detectLanguage, type Language } from './language';
 
@@ -17,6 +20,18 @@ export interface KeywordSearchOptions {
    * 'coverage': idf-weighted share of the query matched, with tf saturation — comparable across queries.
    */
   normalise?: 'max' | 'coverage';
+  /** Context expansion: the docs whose text also counts toward a doc's, at a weight. */
+  context?: KeywordContext;
+}
+
+/** A doc's context links: each linked doc's terms count toward it at `weight` in (0, 1]. Must be symmetric. */
+export interface KeywordContext {
+  linksOf(docId: number): readonly KeywordLink[];
+}
+
+export interface KeywordLink {
+  docId: number;
+  weight: number;
 }
 
 export interface KeywordIndexOptions {
@@ -136,12 +151,25 @@ export class KeywordIndex {
     const touched: number[] = [];
     let idfSum = 0;
     const coverage = o.normalise === 'coverage';
+    const ctx = o.context ? this.contextPlan(qtf, o.context, o.filter) : null;
     for (const [id, qn] of qtf) {
       const p = this.postings[id]!;
       const len = this.postLen[id]!;
       const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
+      if (ctx) {
+        // Expanded: the doc's own tf plus its links' tf at their weights, against its expanded length.
+        const tfOf = ctx.termTf.get(id)!;
+        for (const [ord, tf] of tfOf) {
+          const e = ctx.eff.get(ord)!;
+          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * e.len) / (avgLen * e.norm)));
+          if (acc[ord] === 0) touched.push(ord);
+          acc[ord] += idf * sat;
+          if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
+        }
+        continue;
+      }
       for (let i = 0; i < len; i += 2) {
         const ord = p[i]!;
         const dl = ordLen[ord]!;
@@ -169,6 +197,65 @@ export class KeywordIndex {
       for (const h of hits) h.score = top > 0 ? h.score / top : 0;
     }
     return hits;
+  }
+
+  /**
+   * Per query term, the expanded tf of every doc it reaches (own tf + linked docs' tf × weight), and
+   * each reached doc's expanded length and length norm (1 + Σ link weights: an expanded doc is
+   * compared with an equally expanded average). A link whose doc fails the filter adds nothing.
+   */
+  private contextPlan(qtf: Map<number, number>, context: KeywordContext, filter?: (docId: number) => boolean) {
+    const termTf = new Map<number, Map<number, number>>();
+    const eff = new Map<number, { len: number; norm: number }>();
+    const ordLen = this.ordLen;
+    const linkOrds = new Map<number, { ord: number; weight: number }[]>();
+    const linksOf = (ord: number) => {
+      let l = linkOrds.get(ord);
+      if (!l) {
+        l = [];
+        for (const link of context.linksOf(this.ordToDoc[ord]!)) {
+          const lo = this.docToOrd.get(link.docId);
+          if (lo === undefined || !(link.weight > 0) || (filter && !filter(link.docId))) continue;
+          l.push({ ord: lo, weight: Math.min(1, link.weight) });
+        }
+        linkOrds.set(ord, l);
+      }
+      return l;
+    };
+    const allowed = new Map<number, boolean>();
+    const ok = (ord: number) => {
+      let a = allowed.get(ord);
+      if (a === undefined) {
+        a = !filter || filter(this.ordToDoc[ord]!);
+        allowed.set(ord, a);
+      }
+      return a;
+    };
+    for (const id of qtf.keys()) {
+      const p = this.postings[id]!;
+      const len = this.postLen[id]!;
+      const tfs = new Map<number, number>();
+      for (let i = 0; i < len; i += 2) {
+        const ord = p[i]!;
+        if (ordLen[ord] === 0) continue;
+        const tf = p[i + 1]!;
+        tfs.set(ord, (tfs.get(ord) ?? 0) + tf);
+        // Links are symmetric: this doc's words reach each linked doc at the link's weight.
+        if (!ok(ord)) continue;
+        for (const l of linksOf(ord)) tfs.set(l.ord, (tfs.get(l.ord) ?? 0) + tf * l.weight);
+      }
+      termTf.set(id, tfs);
+      for (const ord of tfs.keys()) {
+        if (eff.has(ord)) continue;
+        let len2 = ordLen[ord]!, norm = 1;
+        for (const l of linksOf(ord)) {
+          len2 += ordLen[l.ord]! * l.weight;
+          norm += l.weight;
+        }
+        eff.set(ord, { len: len2, norm });
+      }
+    }
+    return { termTf, eff };
   }
 
   /** Drops tombstoned ordinals and renumbers, keeping posting order ascending. */

@@ -1,6 +1,9 @@
 // Ranking of recall candidates (SPEC R-RECALL-4): hybrid relevance first, then recency by kind,
 // importance and trust, plus small same-conversation / same-project bonuses; and the passage of a
 // raw message around the query terms. Pure functions over plain values.
+// Recency, importance and the bonuses scale relevance by at most ±a few percent: they only break
+// near-ties. (An additive recency term let month-old evidence lose to any fresh weak match: on
+// LoCoMo, sessions spread over months, it cost ~half of the relevant hits in the top 5.)
 import type { ItemKind, Trust } from '../types';
 import { TRUST_WEIGHT } from '../types';
 import { fold, tokenize } from './language';
@@ -20,9 +23,13 @@ export interface RankWeights {
   sameProject: number;
 }
 
-/** Relevance dominates; recency and importance break near-ties (weights sum to 1 before bonuses). */
+/**
+ * Relevance dominates; the others are shares of it: score = trust · rel · (relevance + recency·r +
+ * importance·i + bonuses), r and i in [0, 1]. With these weights a fresh important item can beat a
+ * stale unimportant one only when its relevance is within ~10% of it.
+ */
 export const DEFAULT_RANK_WEIGHTS: Readonly<RankWeights> = {
-  relevance: 0.7, recency: 0.2, importance: 0.1, sameConversation: 0.05, sameProject: 0.03,
+  relevance: 0.9, recency: 0.06, importance: 0.04, sameConversation: 0.03, sameProject: 0.02,
 };
 
 export interface Candidate {
@@ -52,10 +59,10 @@ export function scoreCandidate(c: Candidate, w: RankWeights = DEFAULT_RANK_WEIGH
   if (trust === 0) return 0;
   const rel = clamp01(c.relevance);
   const imp = clamp01(c.importance ?? 0.5);
-  const base = w.relevance * rel + w.recency * recencyFactor(c.kind, c.createdMs, c.nowMs, c.pinned) + w.importance * imp;
+  const base = w.relevance + w.recency * recencyFactor(c.kind, c.createdMs, c.nowMs, c.pinned) + w.importance * imp;
   const bonus = (c.sameConversation ? w.sameConversation : 0) + (c.sameProject ? w.sameProject : 0);
   // Trust scales everything: an ingested item needs far more relevance to beat an owner's note.
-  return trust * (base + bonus) * (rel > 0 ? 1 : 0);
+  return trust * rel * (base + bonus);
 }
 
 export interface Hit {

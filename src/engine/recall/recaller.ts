@@ -24,6 +24,11 @@ export interface ReadContext {
   projectType?: string;
   /** The conversation is new (first turn): an unknown id is fine and takes `project`. */
   newConversation?: boolean;
+  /**
+   * `search` only: these kinds only (e.g. ['raw', 'fact', 'note'] for evidence, leaving out summaries
+   * and entities, which point at no single message). The recall block always uses every kind.
+   */
+  kinds?: readonly ItemKind[];
 }
 
 export interface ResolvedContext {
@@ -105,16 +110,17 @@ export class Recaller {
   async search(query: string, ctx: ReadContext, k?: number): Promise<SearchHit[]> {
     if (typeof query !== 'string') throw new MemoryError('E_BAD_INPUT', 'query must be text');
     const rc = this.resolve(ctx);
-    return this.rankedHits(query.slice(0, 1200), rc, k ?? this.settings().recallTopK);
+    const kinds = ctx.kinds?.length ? ctx.kinds : undefined;
+    return this.rankedHits(query.slice(0, 1200), rc, k ?? this.settings().recallTopK, kinds);
   }
 
-  private async rankedHits(query: string, rc: ResolvedContext, k: number): Promise<SearchHit[]> {
+  private async rankedHits(query: string, rc: ResolvedContext, k: number, kinds?: readonly ItemKind[]): Promise<SearchHit[]> {
     if (!query.trim()) return [];
     const s = this.settings();
     const now = this.clock.now();
     const cands = await this.index.search({
       text: query, scope: rc.scope, conversation: rc.conversation, now, k, includeSecrets: s.recallIncludeSecrets,
-      minVectorScore: s.recallMinScore,
+      minVectorScore: s.recallMinScore, kinds,
     });
     const { terms } = queryTerms(query);
     const scored = cands.map((c) => ({

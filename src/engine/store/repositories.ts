@@ -353,6 +353,12 @@ export class RawBlobsRepo extends Repo {
     return this.q.get('SELECT 1 AS x FROM raw_blobs WHERE hash = ?', [hash]) !== undefined;
   }
 
+  /** Totals for the dashboard: distinct blobs, their raw and stored (compressed) bytes, and all sightings. */
+  stats(): { blobs: number; rawBytes: number; storedBytes: number; seen: number } {
+    const r = this.q.get('SELECT count(*) AS n, COALESCE(SUM(raw_bytes), 0) AS raw, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(seen), 0) AS seen FROM raw_blobs');
+    return { blobs: Number(r?.n ?? 0), rawBytes: Number(r?.raw ?? 0), storedBytes: Number(r?.stored ?? 0), seen: Number(r?.seen ?? 0) };
+  }
+
   delete(hash: string): void {
     this.write('DELETE FROM raw_blobs WHERE hash = ?', [hash]);
   }

@@ -230,7 +230,7 @@ export class VaultIndex {
       const abs = resolveInVault(this.vaultDir, rel);
       const [realRoot, realParent] = await Promise.all([fsp.realpath(this.vaultDir), fsp.realpath(path.dirname(abs))]);
       const parentRel = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      if (realParent !== path.join(realRoot, ...parentRel.split('/').filter(Boolean))) return undefined;
+      if (!samePath(realParent, path.join(realRoot, ...parentRel.split('/').filter(Boolean)))) return undefined;
       const st = await fsp.stat(abs);
       if (!st.isFile()) return undefined;
       if (st.size > MAX_NOTE_BYTES) return Buffer.alloc(MAX_NOTE_BYTES + 1, 0x20);
@@ -306,6 +306,11 @@ export function isNotePath(rel: string): boolean {
 /** A note the index knows was written by a model stays derived even if its `origin` is removed (R-MEM-4). */
 export function isDerivedItem(item: Item | undefined): boolean {
   return !!item && (item.meta?.derived === true || item.entryPath === 'capture' || item.entryPath === 'consolidation');
+}
+
+/** Path equality as the platform's default filesystem sees it (case-insensitive on Windows and macOS). */
+function samePath(a: string, b: string): boolean {
+  return process.platform === 'win32' || process.platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
 /** Vault-relative paths of `.md` files at or under `relDir` (hidden folders and symlinks not followed). */

@@ -94,6 +94,47 @@ const NON_SUBJECTS = new Set([
   'exemple', 'remarque', 'réponse',
 ]);
 
+// Discourse markers (EN/DE/HU/ES/FR): a line opening with one of these is chat prose ("Noted: …",
+// "Answer number 3: …"), not a labelled fact. Matched on the key's first word and on the whole key.
+const DISCOURSE_MARKERS = new Set([
+  // en
+  'noted', 'note', 'sure', 'ok', 'okay', 'answer', 'update', 'updated', 'so', 'well', 'also', 'btw', 'fyi', 'ps', 'yes', 'no',
+  'thanks', 'right', 'great', 'done', 'tip', 'reminder', 'correction', 'edit', 'tldr', 'tl;dr', 'conclusion', 'result', 'recap',
+  'anyway', 'actually', 'basically', 'honestly', 'alright', 'understood', 'got it', 'question', 'option', 'step', 'reply', 'response',
+  'important', 'caveat', 'heads up', 'fwiw', 'imo', 'imho', 'then', 'now', 'first', 'second', 'finally', 'next', 'and', 'but',
+  // de
+  'notiert', 'notiz', 'klar', 'gut', 'also', 'übrigens', 'antwort', 'ja', 'nein', 'danke', 'stimmt', 'super', 'erledigt',
+  'zusammenfassung', 'fazit', 'ergebnis', 'frage', 'tipp', 'anmerkung', 'nachtrag', 'korrektur', 'verstanden', 'genau', 'nun',
+  'jedenfalls', 'außerdem', 'wichtig', 'schritt', 'option', 'dann', 'und', 'aber', 'erinnerung', 'gesagt',
+  // hu
+  'megjegyzés', 'rendben', 'oké', 'persze', 'válasz', 'frissítés', 'szóval', 'nos', 'továbbá', 'igen', 'nem', 'köszi', 'köszönöm',
+  'kérdés', 'összefoglalva', 'tehát', 'amúgy', 'egyébként', 'figyelem', 'tipp', 'eredmény', 'értem', 'lépés', 'fontos', 'és', 'de',
+  'emlékeztető', 'javítás',
+  // es
+  'anotado', 'nota', 'vale', 'claro', 'bueno', 'respuesta', 'actualización', 'entonces', 'pues', 'también', 'además',
+  'por cierto', 'sí', 'gracias', 'pregunta', 'resumen', 'ojo', 'consejo', 'resultado', 'entendido', 'paso', 'opción', 'importante',
+  'recordatorio', 'corrección', 'y', 'pero',
+  // fr
+  'noté', "d'accord", 'bien sûr', 'réponse', 'mise à jour', 'donc', 'alors', 'bon', 'aussi', "d'ailleurs", 'au fait', 'oui',
+  'non', 'merci', 'résumé', 'attention', 'astuce', 'résultat', 'compris', 'bref', 'entendu', 'étape', 'rappel', 'et', 'mais',
+]);
+// Pronouns and auxiliaries that make a "key" a clause ("I think", "we decided", "if you ask me").
+const CLAUSE_WORDS = new Set([
+  'i', 'we', 'you', "i'm", "we're", "you're", 'is', 'are', 'was', 'will', 'would', 'should', 'think', 'if',
+  'ich', 'wir', 'du', 'ist', 'sind', 'wird', 'wenn', 'én', 'mi', 'te', 'ha', 'yo', 'nosotros', 'tú', 'es', 'si', 'je', 'nous',
+  'vous', 'tu', 'est', 'sont',
+]);
+
+/** A fact's value: one sentence of at most 120 code points (longer is prose, not a labelled fact). */
+const FACT_VALUE_MAX = 120;
+
+function isLabelKey(key: string): boolean {
+  if (DISCOURSE_MARKERS.has(key)) return false;
+  const ws = key.split(' ');
+  if (DISCOURSE_MARKERS.has(ws[0]) && (ws.length === 1 || /^(?:number|nr|no|n°|szám|número|numéro|\d+)$/u.test(ws[1]) || ws.length > 1)) return false;
+  return !ws.some((w) => CLAUSE_WORDS.has(w));
+}
+
 /** Identity of a fact's subject: case, accents-insensitive spacing, markup and separators normalised. */
 export function factKey(subject: string): string {
   return subject
@@ -109,8 +150,10 @@ function normValue(v: string): string {
 }
 
 /**
- * Facts from `key: value` lines. Skips fenced code, headings, quotes, URLs (`https://…`), times (10:30),
- * keys that look like code or sentences (more than 5 words), and labels such as "Note:".
+ * Facts from `key: value` lines (each sentence of a line is tried on its own). The key is a short label —
+ * not a discourse marker ("Noted:", "Answer number 3:", "Übrigens:", "Szóval:", "Bueno:", "Donc :") nor a clause —
+ * and the value is one sentence of at most 120 code points. Skips fenced code, headings, quotes, URLs, times (10:30)
+ * and code-like keys.
  */
 export function extractFacts(text: string): ExtractedFact[] {
   const out: ExtractedFact[] = [];
@@ -123,25 +166,36 @@ export function extractFacts(text: string): ExtractedFact[] {
     if (/^\s{4,}|^\t/.test(raw)) continue; // indented code
     const line = raw.trim();
     if (!line || line.startsWith('#') || line.startsWith('>') || line.startsWith('//') || line.startsWith('|')) continue;
-    const m = /^(?:[-*•+]\s+|\d+[.)]\s+)?(\*\*|__)?([\p{L}][\p{L}\p{N} _./'’()-]{0,58}?)\1?\s*:\s+(\S.*)$/u.exec(line);
-    if (!m) continue;
-    const subject = m[2].replace(/[*_]+$/u, '').trim();
-    let value = m[3].trim().replace(/^(\*\*|__)\s*/, '');
-    if (/\bhttps?$|\bftp$|\bmailto$/i.test(subject)) continue;
-    if (/[(){}\[\]=;<>$`]/.test(subject) && !/^[\p{L}\s]+\([\p{L}\s]+\)$/u.test(subject)) continue; // code, not a label
-    if (subject.split(/\s+/).length > 5) continue; // a sentence ending in a colon, not a key
-    if (/\d$/.test(subject) && /^\d/.test(value)) continue; // a time like "at 10: 30"
-    const key = factKey(subject);
-    if (!key || NON_SUBJECTS.has(key)) continue;
-    value = value.replace(/\s+/g, ' ');
-    if (cpLength(value) > 200) value = clip(value, 200);
-    if (!value || /^[-–—:]+$/.test(value)) continue;
-    const dedupe = `${key}\u0000${normValue(value)}`;
-    if (seen.has(dedupe)) continue;
-    seen.add(dedupe);
-    out.push({ subject, value, key });
+    // A line of several "key: value." sentences holds several facts; a prose sentence after a value ends it.
+    for (const seg of splitSentences(line)) {
+      const fact = factFromSegment(seg);
+      if (!fact) continue;
+      const dedupe = `${fact.key}\u0000${normValue(fact.value)}`;
+      if (seen.has(dedupe)) continue;
+      seen.add(dedupe);
+      out.push(fact);
+    }
   }
   return out;
+}
+
+function factFromSegment(line: string): ExtractedFact | null {
+  {
+    const m = /^(?:[-*•+]\s+|\d+[.)]\s+)?(\*\*|__)?([\p{L}][\p{L}\p{N} _./'’()-]{0,58}?)\1?\s*:\s+(\S.*)$/u.exec(line);
+    if (!m) return null;
+    const subject = m[2].replace(/[*_]+$/u, '').trim();
+    let value = m[3].trim().replace(/^(\*\*|__)\s*/, '');
+    if (/\bhttps?$|\bftp$|\bmailto$/i.test(subject)) return null;
+    if (/[(){}\[\]=;<>$`]/.test(subject) && !/^[\p{L}\s]+\([\p{L}\s]+\)$/u.test(subject)) return null; // code, not a label
+    if (subject.split(/\s+/).length > 5) return null; // a sentence ending in a colon, not a key
+    if (/\d$/.test(subject) && /^\d/.test(value)) return null; // a time like "at 10: 30"
+    const key = factKey(subject);
+    if (!key || NON_SUBJECTS.has(key) || !isLabelKey(key)) return null;
+    value = value.replace(/\s+/g, ' ').replace(/[.;]$/u, '').trim();
+    if (!value || /^[-–—:]+$/.test(value)) return null;
+    if (cpLength(value) > FACT_VALUE_MAX) return null; // prose, not a value
+    return { subject, value, key };
+  }
 }
 
 export interface StoredFact {

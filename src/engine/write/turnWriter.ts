@@ -36,6 +36,21 @@ export interface TurnResult {
   skipped: { role: 'user' | 'assistant'; rule: SaveSkipRule }[];
 }
 
+export interface ImportMessage {
+  conversation: string;
+  role: 'user' | 'assistant';
+  text: string;
+  at: number;
+  project?: string;
+  projectType?: string;
+  title?: string;
+  provider?: string;
+  model?: string;
+  trust?: Extract<Trust, 'owner' | 'peer' | 'ingested'>;
+  /** Kept on the row (e.g. a transcript's own message id). */
+  meta?: Record<string, unknown>;
+}
+
 export interface FlushResult {
   conversation: string;
   messages: number;
@@ -119,6 +134,42 @@ export class TurnWriter {
     if (bufferedChars >= FLUSH_CHARS) void this.flushDetached(t.conversation, 'size');
     else this.armIdleFlush(t.conversation);
     return result;
+  }
+
+  /**
+   * Imports messages verbatim (transcripts, benchmarks): no save filter — an import is deliberate —
+   * but the same poison gate, secrets detection, raw record and derivation as a chat turn.
+   */
+  async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
+    const ids: string[] = [];
+    const CHUNK = 500; // keeps each journal record small
+    for (let i = 0; i < msgs.length; i += CHUNK) {
+      const chunk = msgs.slice(i, i + CHUNK);
+      const items = chunk.map((m) => {
+        validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
+        const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
+        const it = this.rawItem(
+          { conversation: m.conversation, user: '', assistant: '', project: m.project, projectType: m.projectType, provider: m.provider, model: m.model, entryPath: 'import' },
+          { role: m.role, text: m.text, trust }, m.at,
+        );
+        it.meta = { ...(it.meta ?? {}), ...(m.meta ?? {}) };
+        return it;
+      });
+      await this.store.transaction((tx) => {
+        for (const m of chunk) {
+          if (!this.store.conversations.get(m.conversation)) {
+            tx.conversations.put({ id: m.conversation, title: m.title ?? null, project: m.project ?? null, projectType: m.projectType ?? null, language: null, created: m.at });
+          }
+        }
+        for (const it of items) {
+          tx.items.put(it);
+          tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
+          tx.counters.add('imported');
+        }
+      });
+      ids.push(...items.map((x) => x.id));
+    }
+    return ids;
   }
 
   /** Flushes one conversation's buffer (or all): raw record + derivation. */

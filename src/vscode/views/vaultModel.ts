@@ -19,7 +19,7 @@ export type VaultNode =
   | { type: 'folder'; id: string; relPath: string; label: string; children: VaultNode[] }
   | { type: 'note'; id: string; relPath: string; label: string; note: NoteRow }
   | { type: 'logs'; id: string; relPath: string; label: string; children: VaultNode[] }
-  | { type: 'month'; id: string; relPath: string; label: string; children: VaultNode[] }
+  | { type: 'month'; id: string; relPath: string; label: string; children: VaultNode[]; newest: boolean }
   | { type: 'log'; id: string; relPath: string; label: string; day: string };
 
 /** Top-level folders in the order SPEC R-UI-3 lists them. */
@@ -78,7 +78,9 @@ function logsNode(days: readonly string[]): VaultNode {
     list.push({ type: 'log', id: `log:${day}`, relPath: `${VAULT_DIRS.logs}/${day}.md`, label: day, day });
     months.set(month, list);
   }
-  const children: VaultNode[] = [...months].map(([month, list]) => ({ type: 'month', id: `month:${month}`, relPath: VAULT_DIRS.logs, label: month, children: list }));
+  const children: VaultNode[] = [...months].map(([month, list], i) => ({
+    type: 'month', id: `month:${month}`, relPath: VAULT_DIRS.logs, label: month, children: list, newest: i === 0,
+  }));
   return { type: 'logs', id: 'folder:logs', relPath: VAULT_DIRS.logs, label: VAULT_DIRS.logs, children };
 }
 

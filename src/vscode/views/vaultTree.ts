@@ -2,7 +2,7 @@
 // The Vault tree is rebuilt from the store's note rows plus the logs/ folder after every change
 // (debounced), so hand edits on disk show within a second; the Backlinks view follows the active
 // editor. Both announce each rebuild (onDidRefresh) so integration tests wait on events, not sleeps.
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../engine/engine';
@@ -20,6 +20,9 @@ export const BACKLINKS_VIEW_ID = 'memory.backlinks';
 
 /** 100 ms: bursts of file events (an editor's save = write + rename) become one rebuild, well inside R-UI-3's 1 s. */
 const REFRESH_DEBOUNCE_MS = 100;
+/** 3 s: VS Code's watcher starts asynchronously (~1 s seen in code-server); one reconcile afterwards
+ *  picks up files written while it was not yet listening. */
+const RECONCILE_MS = 3000;
 
 /** ThemeIcon per note kind (codicons). */
 const KIND_ICONS: Readonly<Record<string, string>> = {
@@ -66,7 +69,7 @@ function treeItemOf(node: VaultNode, vaultDir: string): vscode.TreeItem {
   if (node.type === 'note') return noteTreeItem(node, vaultDir);
   const collapsible = 'children' in node;
   const item = new vscode.TreeItem(node.label, collapsible
-    ? (node.type === 'month' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded)
+    ? (node.type === 'month' && !node.newest ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded)
     : vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.contextValue = contextValueOf(node);
@@ -95,6 +98,8 @@ abstract class RefreshingTree implements vscode.TreeDataProvider<VaultNode>, vsc
   /** How many times the root was requested (a test can check it was already loaded). */
   rootLoads = 0;
   protected roots: VaultNode[] = [];
+  /** The current root nodes (what VS Code shows). */
+  get model(): readonly VaultNode[] { return this.roots; }
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -116,7 +121,8 @@ abstract class RefreshingTree implements vscode.TreeDataProvider<VaultNode>, vsc
 
   /** Rebuild soon (debounced); returns at once. */
   scheduleRefresh(): void {
-    if (this.timer) clearTimeout(this.timer);
+    // Not re-armed by later requests, so a steady stream of changes still refreshes every 100 ms.
+    if (this.timer) return;
     this.timer = setTimeout(() => { this.timer = undefined; void this.refresh(); }, REFRESH_DEBOUNCE_MS);
   }
 
@@ -154,9 +160,6 @@ abstract class RefreshingTree implements vscode.TreeDataProvider<VaultNode>, vsc
 
 export class VaultTreeProvider extends RefreshingTree {
   constructor(host: EngineHost, logger: Logger) { super(host, logger, VAULT_VIEW_ID); }
-
-  /** The current root nodes (what VS Code shows). */
-  get model(): readonly VaultNode[] { return this.roots; }
 
   protected async build(engine: MemoryEngine | undefined): Promise<VaultNode[]> {
     if (!engine) return [];
@@ -235,54 +238,109 @@ export function registerVaultViews(context: vscode.ExtensionContext, host: Engin
 }
 
 /**
- * Feeds file changes under the vault to `engine.vault.syncFile` (debounced per batch), then calls
- * `onSynced`. Uses VS Code's file watcher with a base folder outside the workspace, which the
- * extension host supports for non-excluded folders (verified by test/integration/vault.test.ts).
+ * Feeds file changes under the vault to `engine.vault.syncFile` (batched), then calls `onSynced`.
+ * Uses VS Code's file watcher with a base folder outside the workspace (works in the extension host;
+ * verified by test/integration/vault.test.ts). Two gaps of that watcher are closed here:
+ * - files created right inside a new folder (`mkdir -p a/b && write a/b/n.md`) can come without their
+ *   own event, so a created folder is walked, and a deleted folder drops the notes indexed under it;
+ * - the watcher starts asynchronously, so the vault is reconciled once after it is up (RECONCILE_MS).
+ * Hidden paths (`.quarantine/`, `.obsidian/`, noteWriter's temp files) are ignored: the engine
+ * indexes its own moves there.
  */
 export class VaultFileSync implements vscode.Disposable {
   private readonly watcher: vscode.FileSystemWatcher;
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly reconcileTimer: NodeJS.Timeout;
+  private chain: Promise<void> = Promise.resolve();
   private disposed = false;
 
   constructor(private readonly engine: MemoryEngine, private readonly logger: Logger, private readonly onSynced: () => void) {
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(engine.vaultDir), '**/*.md'));
-    const queue = (uri: vscode.Uri) => this.queue(uri);
-    this.watcher.onDidCreate(queue);
-    this.watcher.onDidChange(queue);
-    this.watcher.onDidDelete(queue);
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(engine.vaultDir), '**/*'));
+    this.watcher.onDidCreate((uri) => void this.created(uri));
+    this.watcher.onDidChange((uri) => this.queue(uri.fsPath));
+    this.watcher.onDidDelete((uri) => this.deleted(uri));
+    this.reconcileTimer = setTimeout(() => void this.reconcile(), RECONCILE_MS);
   }
 
-  private queue(uri: vscode.Uri): void {
-    const rel = vaultRelPath(this.engine.vaultDir, uri.fsPath);
-    if (!rel || this.disposed) return;
+  private relOf(fsPath: string): string | undefined {
+    const rel = vaultRelPath(this.engine.vaultDir, fsPath);
+    return rel && !isHiddenRelPath(rel) ? rel : undefined;
+  }
+
+  private queue(fsPath: string): void {
+    const rel = this.relOf(fsPath);
+    if (!rel || this.disposed || !rel.toLowerCase().endsWith('.md')) return;
     this.pending.add(rel);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.drain(), REFRESH_DEBOUNCE_MS);
+    // Not re-armed by later events: a steady stream of saves still syncs every REFRESH_DEBOUNCE_MS.
+    this.timer ??= setTimeout(() => { this.timer = undefined; void this.drain(); }, REFRESH_DEBOUNCE_MS);
   }
 
-  private async drain(): Promise<void> {
-    this.timer = undefined;
-    const rels = [...this.pending];
-    this.pending.clear();
-    let synced = 0;
-    for (const rel of rels) {
-      if (this.disposed) return;
-      try {
-        await this.engine.vault.syncFile(rel);
-        synced++;
-      } catch (e) {
-        // A refused path (E_BAD_ID) or a closed engine: log by code and keep going.
-        this.logger.warn('vault.sync_file_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
-      }
+  private async created(uri: vscode.Uri): Promise<void> {
+    if (!this.relOf(uri.fsPath)) return;
+    let isDir = false;
+    try { isDir = (await fsp.stat(uri.fsPath)).isDirectory(); } catch { /* gone again: nothing to do */ }
+    if (!isDir) return this.queue(uri.fsPath);
+    try {
+      const entries = await fsp.readdir(uri.fsPath, { recursive: true, withFileTypes: true });
+      for (const e of entries) if (e.isFile()) this.queue(path.join(e.parentPath ?? uri.fsPath, e.name));
+    } catch (e) {
+      this.logger.warn('vault.watch_walk_failed', { error: (e as NodeJS.ErrnoException)?.code ?? 'error' });
     }
-    this.logger.trace('vault.watch_synced', { files: rels.length, synced });
-    this.onSynced();
+  }
+
+  private deleted(uri: vscode.Uri): void {
+    const rel = this.relOf(uri.fsPath);
+    if (!rel) return;
+    if (rel.toLowerCase().endsWith('.md')) return this.queue(uri.fsPath);
+    // A folder (or a file we do not index): drop every note indexed under it.
+    const prefix = `${rel}/`;
+    this.engine.store.items.forEach({ kind: 'note' }, (it) => {
+      if (it.path?.startsWith(prefix)) this.queue(path.join(this.engine.vaultDir, ...it.path.split('/')));
+    });
+  }
+
+  /** Runs `fn` after every earlier batch: the index sees one batch at a time, in order. */
+  private serial(fn: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(fn).catch((e) => {
+      // A refused path (E_BAD_ID) or a closed engine: log by code and keep going.
+      this.logger.warn('vault.watch_sync_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+    });
+    return this.chain;
+  }
+
+  private reconcile(): Promise<void> {
+    return this.serial(async () => {
+      if (this.disposed) return;
+      const r = await this.engine.vault.syncAll();
+      if (r.added || r.updated || r.removed) this.onSynced();
+    });
+  }
+
+  private drain(): Promise<void> {
+    return this.serial(async () => {
+      const rels = [...this.pending];
+      this.pending.clear();
+      if (!rels.length || this.disposed) return;
+      let synced = 0;
+      for (const rel of rels) {
+        if (this.disposed) return;
+        try {
+          await this.engine.vault.syncFile(rel);
+          synced++;
+        } catch (e) {
+          this.logger.warn('vault.sync_file_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+        }
+      }
+      this.logger.trace('vault.watch_synced', { files: rels.length, synced });
+      this.onSynced();
+    });
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.reconcileTimer);
     this.watcher.dispose();
   }
 }

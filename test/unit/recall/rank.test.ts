@@ -90,3 +90,16 @@ describe('rank: passageAround', () => {
     assert.ok(p.startsWith('word0') && p.endsWith('…') && p.length <= 280);
   });
 });
+
+describe('rank: relevance dominates (recency only breaks near-ties)', () => {
+  it('keeps a month-old message of clearly higher relevance above a fresh one', () => {
+    const old = scoreCandidate(cand({ kind: 'raw', relevance: 0.8, createdMs: NOW - 300 * DAY, importance: 0.3 }));
+    const fresh = scoreCandidate(cand({ kind: 'raw', relevance: 0.7, importance: 0.9 }));
+    assert.ok(old > fresh);
+  });
+
+  it('lets recency decide between equally relevant messages', () => {
+    const old = scoreCandidate(cand({ kind: 'raw', createdMs: NOW - 300 * DAY }));
+    assert.ok(old < scoreCandidate(cand({ kind: 'raw' })));
+  });
+});

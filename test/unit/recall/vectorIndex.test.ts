@@ -75,6 +75,10 @@ describe('VectorIndex', () => {
       assert.deepEqual(a.map((h) => h.docId), b.map((h) => h.docId));
       a.forEach((h, i) => assert.ok(Math.abs(h.score - b[i]!.score) < 1e-5));
     }
+    // A file written without the SIMD copy loads into a SIMD index with the same answers.
+    exact.save(join(dir, 'exact.bin'));
+    const loaded = VectorIndex.load(join(dir, 'exact.bin'), 'hash-v1-64', dims);
+    assert.deepEqual(loaded.search(rnd(777), ['global'], 10).map((h) => h.docId), exact.search(rnd(777), ['global'], 10).map((h) => h.docId));
     // A filter that rejects almost everything still returns the true best allowed docs.
     const onlyFew = (id: number) => id % 1000 === 1;
     assert.deepEqual(fast.search(rnd(5), ['global'], 3, onlyFew).map((h) => h.docId), exact.search(rnd(5), ['global'], 3, onlyFew).map((h) => h.docId));

@@ -206,6 +206,10 @@ describe('store', () => {
       assert.equal(blob.seen, 2);
       assert.equal(blob.created, 1);
       assert.equal(blob.rawBytes, Buffer.byteLength(text));
+      const st = s.rawBlobs.stats();
+      assert.equal(st.blobs, 1);
+      assert.equal(st.seen, 2);
+      assert.ok(st.storedBytes > 0 && st.storedBytes < st.rawBytes);
     });
 
     it('keeps sources, links and backlinks', async () => {

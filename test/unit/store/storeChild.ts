@@ -54,6 +54,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (e) => {
+  process.stderr.write(`storeChild: ${(e as { code?: string }).code ?? ''} ${(e as Error)?.stack ?? e}\n`);
   await send({ type: 'error', code: (e as { code?: string }).code ?? String(e) });
   process.exit(1);
 });
