@@ -245,7 +245,7 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
 
 function usage(): string {
   const lines = ['usage: vscode-memory <command> [options] [--store DIR] [--vault DIR] [--json] [--verbose]', '', 'commands:'];
-  for (const [name, cmd] of Object.entries(COMMANDS)) lines.push(`  ${cmd.usage.padEnd(44)} ${cmd.summary}`);
+  for (const cmd of Object.values(COMMANDS)) lines.push(`  ${cmd.usage.padEnd(44)} ${cmd.summary}`);
   return lines.join('\n');
 }
 

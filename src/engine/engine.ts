@@ -31,8 +31,11 @@ export interface EngineOptions {
   wasmPath?: string;
   /** An embedder to use from the start (tests, benchmarks); default: the hash embedder. */
   embedder?: Embedder;
-  /** Reconcile the vault with the store at open (default true). */
-  syncVault?: boolean;
+  /**
+   * Reconcile the vault with the store at open: true/'await' (default; the CLI), 'background'
+   * (VS Code: activation must not wait for a large vault — `whenVaultSynced` resolves later), false.
+   */
+  syncVault?: boolean | 'await' | 'background';
 }
 
 export interface EngineStatus {
@@ -74,6 +77,7 @@ export class MemoryEngine extends Disposable {
   /** Fires after items change (local writes, other windows' writes, vault edits). */
   readonly onDidChange: Event<{ ids: string[] }> = this.changeEmitter.event;
   private vectorTimer: NodeJS.Timeout | undefined;
+  private vaultSynced: Promise<void> = Promise.resolve();
   private readonly pendingLogs = new Set<Promise<void>>();
   private closed = false;
 
@@ -106,7 +110,15 @@ export class MemoryEngine extends Disposable {
       engine.vault.loadFromStore();
       engine.reindexAll();
       logger.info('engine.index_built', { items: engine.index.size, ms: Date.now() - started });
-      if (opts.syncVault !== false) await engine.vault.syncAll({ rebuild: store.openReport.needsReindex });
+      const sync = opts.syncVault ?? 'await';
+      if (sync !== false) {
+        const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(
+          () => undefined,
+          (e) => logger.error('vault.sync_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name }),
+        );
+        engine.vaultSynced = run;
+        if (sync !== 'background') await run;
+      }
       const s = engine.settingsValue;
       if (s.l0CaptureToolResults) logger.warn('l0.capture_tool_results_on', {});
       if (s.l0CaptureThinking) logger.warn('l0.capture_thinking_on', {});
@@ -119,6 +131,9 @@ export class MemoryEngine extends Disposable {
   }
 
   get settings(): Readonly<EngineSettings> { return this.settingsValue; }
+
+  /** Resolves once the vault reconciliation started at open has finished. */
+  whenVaultSynced(): Promise<void> { return this.vaultSynced; }
 
   updateSettings(partial: Partial<EngineSettings>): void {
     this.settingsValue = withDefaults({ ...this.settingsValue, ...partial });
@@ -304,6 +319,7 @@ export class MemoryEngine extends Disposable {
     this.closed = true;
     if (this.vectorTimer) clearTimeout(this.vectorTimer);
     this.writer.dispose();
+    await this.vaultSynced;
     await Promise.all([...this.pendingLogs]);
     try {
       await this.writer.flush();

@@ -33,6 +33,8 @@ export class EngineHost implements vscode.Disposable {
   /** The open error already shown as a notification (a retry that fails the same way stays quiet). */
   private shownCode: string | undefined;
   private disposed = false;
+  /** True from the start of an open until its outcome is known (set before listeners are told). */
+  private opening = false;
   private readonly opened = new vscode.EventEmitter<MemoryEngine>();
   private readonly stateChanged = new vscode.EventEmitter<EngineState>();
   /** Fires each time an engine is ready (first open and every reopen). */
@@ -45,8 +47,9 @@ export class EngineHost implements vscode.Disposable {
 
   get state(): EngineState {
     if (this.disposed) return { state: 'closed' };
-    if (this.engine && !this.pending) return { state: 'open', engine: this.engine };
-    if (this.failure && !this.pending) return { state: 'failed', ...this.failure };
+    if (this.opening) return { state: 'opening' };
+    if (this.engine) return { state: 'open', engine: this.engine };
+    if (this.failure) return { state: 'failed', ...this.failure };
     return { state: 'opening' };
   }
 
@@ -59,6 +62,7 @@ export class EngineHost implements vscode.Disposable {
     const wanted = path.resolve(this.opts.vaultDir());
     if (this.pending) return this.pending.then((e) => (e.vaultDir === path.resolve(this.opts.vaultDir()) ? e : this.get()));
     if (this.engine && this.engine.vaultDir === wanted) return Promise.resolve(this.engine);
+    this.opening = true;
     this.pending = this.open(wanted).finally(() => { this.pending = undefined; });
     this.stateChanged.fire({ state: 'opening' });
     return this.pending;
@@ -95,6 +99,7 @@ export class EngineHost implements vscode.Disposable {
       // The long-term file sits at the top of the Vault tree; create it from its template once.
       await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: codeOf(e) }));
       this.engine = engine;
+      this.opening = false;
       this.failure = undefined;
       this.shownCode = undefined;
       logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
@@ -103,6 +108,7 @@ export class EngineHost implements vscode.Disposable {
       return engine;
     } catch (e) {
       const code = codeOf(e);
+      this.opening = false;
       this.failure = { code, message: isMemoryError(e) ? e.message : 'unexpected error' };
       logger.error('engine.open_failed', { code });
       this.stateChanged.fire({ state: 'failed', ...this.failure });

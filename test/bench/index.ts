@@ -2,6 +2,7 @@
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
 import { benchLocomo } from './locomo';
+import { benchRecall } from './recall';
 import { benchStore } from './store';
 import { benchVault } from './vault';
 
@@ -23,6 +24,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'index 10,000 notes from scratch, no-change re-sync, rebuild, watcher write→indexed latency',
     default: true,
     run: (ctx) => benchVault({ notes: num(ctx.args.items) ?? (ctx.args.quick ? 2_000 : undefined), log: ctx.log }),
+  },
+  recall: {
+    summary: 'recall latency (query → block) p50/p95 at 10k and 100k items, RSS, open → first recall',
+    default: true,
+    run: benchRecall,
   },
   locomo: {
     summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',

@@ -155,6 +155,7 @@ describe('The Vault view in VS Code', () => {
     const s = await vscode.commands.executeCommand<{ items: number; vaultPath: string; error?: string }>('memory.showStatus');
     assert.equal(s.vaultPath, vault);
     assert.ok(s.items >= engine.store.items.count({ kind: 'note' }));
+    assert.equal(api.host.state.state, 'open');
     api.statusBar.update();
     assert.match(api.statusBar.item.text, /^\$\(database\) Memory: \d+$/);
   });

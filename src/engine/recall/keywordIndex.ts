@@ -151,7 +151,7 @@ export class KeywordIndex {
     const touched: number[] = [];
     let idfSum = 0;
     const coverage = o.normalise === 'coverage';
-    const ctx = o.context ? this.contextPlan(qtf, o.context, o.filter) : null;
+    const ctx = o.context ? new ContextScratch(this, o.context, o.filter) : null;
     for (const [id, qn] of qtf) {
       const p = this.postings[id]!;
       const len = this.postLen[id]!;
@@ -159,11 +159,15 @@ export class KeywordIndex {
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
       if (ctx) {
-        // Expanded: the doc's own tf plus its links' tf at their weights, against its expanded length.
-        const tfOf = ctx.termTf.get(id)!;
-        for (const [ord, tf] of tfOf) {
-          const e = ctx.eff.get(ord)!;
-          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * e.len) / (avgLen * e.norm)));
+        // Expanded: the doc's own tf plus its links' tf at their weights, against its expanded length
+        // and an equally expanded average (norm = 1 + Σ link weights).
+        const reached = ctx.termTf(p, len);
+        const tfs = ctx.tf;
+        for (const ord of reached) {
+          const tf = tfs[ord]!;
+          tfs[ord] = 0;
+          const effLen = ctx.effLen(ord); // also sets ctx.norm[ord]
+          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * effLen) / (avgLen * ctx.norm[ord]!)));
           if (acc[ord] === 0) touched.push(ord);
           acc[ord] += idf * sat;
           if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
@@ -199,63 +203,9 @@ export class KeywordIndex {
     return hits;
   }
 
-  /**
-   * Per query term, the expanded tf of every doc it reaches (own tf + linked docs' tf × weight), and
-   * each reached doc's expanded length and length norm (1 + Σ link weights: an expanded doc is
-   * compared with an equally expanded average). A link whose doc fails the filter adds nothing.
-   */
-  private contextPlan(qtf: Map<number, number>, context: KeywordContext, filter?: (docId: number) => boolean) {
-    const termTf = new Map<number, Map<number, number>>();
-    const eff = new Map<number, { len: number; norm: number }>();
-    const ordLen = this.ordLen;
-    const linkOrds = new Map<number, { ord: number; weight: number }[]>();
-    const linksOf = (ord: number) => {
-      let l = linkOrds.get(ord);
-      if (!l) {
-        l = [];
-        for (const link of context.linksOf(this.ordToDoc[ord]!)) {
-          const lo = this.docToOrd.get(link.docId);
-          if (lo === undefined || !(link.weight > 0) || (filter && !filter(link.docId))) continue;
-          l.push({ ord: lo, weight: Math.min(1, link.weight) });
-        }
-        linkOrds.set(ord, l);
-      }
-      return l;
-    };
-    const allowed = new Map<number, boolean>();
-    const ok = (ord: number) => {
-      let a = allowed.get(ord);
-      if (a === undefined) {
-        a = !filter || filter(this.ordToDoc[ord]!);
-        allowed.set(ord, a);
-      }
-      return a;
-    };
-    for (const id of qtf.keys()) {
-      const p = this.postings[id]!;
-      const len = this.postLen[id]!;
-      const tfs = new Map<number, number>();
-      for (let i = 0; i < len; i += 2) {
-        const ord = p[i]!;
-        if (ordLen[ord] === 0) continue;
-        const tf = p[i + 1]!;
-        tfs.set(ord, (tfs.get(ord) ?? 0) + tf);
-        // Links are symmetric: this doc's words reach each linked doc at the link's weight.
-        if (!ok(ord)) continue;
-        for (const l of linksOf(ord)) tfs.set(l.ord, (tfs.get(l.ord) ?? 0) + tf * l.weight);
-      }
-      termTf.set(id, tfs);
-      for (const ord of tfs.keys()) {
-        if (eff.has(ord)) continue;
-        let len2 = ordLen[ord]!, norm = 1;
-        for (const l of linksOf(ord)) {
-          len2 += ordLen[l.ord]! * l.weight;
-          norm += l.weight;
-        }
-        eff.set(ord, { len: len2, norm });
-      }
-    }
-    return { termTf, eff };
+  /** @internal For ContextScratch. */
+  get internals() {
+    return { ordLen: this.ordLen, ordToDoc: this.ordToDoc, docToOrd: this.docToOrd, ordCount: this.ordCount };
   }
 
   /** Drops tombstoned ordinals and renumbers, keeping posting order ascending. */
@@ -389,6 +339,86 @@ function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(Math.max(min, a.length * 2, 4));
   next.set(a);
   return next;
+}
+
+/**
+ * Per-search scratch for context expansion: expanded tf per term (typed, reset as read), and per doc
+ * its resolved links, expanded length and length norm. A link whose doc fails the filter adds nothing.
+ */
+class ContextScratch {
+  readonly tf: Float64Array;
+  readonly norm: Float64Array;
+  private readonly len: Float64Array; // 0 = not computed yet
+  private readonly links = new Map<number, { ord: number; weight: number }[]>();
+  private readonly allowed: Int8Array; // 0 unknown, 1 yes, -1 no
+  private readonly ix: KeywordIndex['internals'];
+
+  constructor(idx: KeywordIndex, private readonly context: KeywordContext, private readonly filter?: (docId: number) => boolean) {
+    this.ix = idx.internals;
+    const n = this.ix.ordCount;
+    this.tf = new Float64Array(n);
+    this.norm = new Float64Array(n);
+    this.len = new Float64Array(n);
+    this.allowed = new Int8Array(n);
+  }
+
+  /** Fills `tf` for one term's postings; returns the ordinals reached. */
+  termTf(p: Int32Array, len: number): number[] {
+    const reached: number[] = [];
+    const tfs = this.tf, ordLen = this.ix.ordLen;
+    for (let i = 0; i < len; i += 2) {
+      const ord = p[i]!;
+      if (ordLen[ord] === 0) continue;
+      const tf = p[i + 1]!;
+      if (tfs[ord] === 0) reached.push(ord);
+      tfs[ord] += tf;
+      // Links are symmetric: this doc's words reach each linked doc at the link's weight.
+      if (!this.ok(ord)) continue;
+      for (const l of this.linksOf(ord)) {
+        if (tfs[l.ord] === 0) reached.push(l.ord);
+        tfs[l.ord] += tf * l.weight;
+      }
+    }
+    return reached;
+  }
+
+  effLen(ord: number): number {
+    let v = this.len[ord]!;
+    if (v === 0) {
+      v = this.ix.ordLen[ord]!;
+      let norm = 1;
+      for (const l of this.linksOf(ord)) {
+        v += this.ix.ordLen[l.ord]! * l.weight;
+        norm += l.weight;
+      }
+      this.len[ord] = v;
+      this.norm[ord] = norm;
+    }
+    return v;
+  }
+
+  private ok(ord: number): boolean {
+    let a = this.allowed[ord]!;
+    if (a === 0) {
+      a = !this.filter || this.filter(this.ix.ordToDoc[ord]!) ? 1 : -1;
+      this.allowed[ord] = a;
+    }
+    return a > 0;
+  }
+
+  private linksOf(ord: number): { ord: number; weight: number }[] {
+    let l = this.links.get(ord);
+    if (!l) {
+      l = [];
+      for (const link of this.context.linksOf(this.ix.ordToDoc[ord]!)) {
+        const lo = this.ix.docToOrd.get(link.docId);
+        if (lo === undefined || !(link.weight > 0) || !this.ok(lo)) continue;
+        l.push({ ord: lo, weight: Math.min(1, link.weight) });
+      }
+      this.links.set(ord, l);
+    }
+    return l;
+  }
 }
 
 /** A fixed-size min-heap of (docId, score); sorted() gives best first, ties by lower docId. */

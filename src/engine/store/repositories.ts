@@ -100,7 +100,18 @@ export interface Item {
   /** Vault-relative file path for notes. */
   path: string | null;
   contentHash: string | null;
+  /** Vault notes: file mtime (ms) and size (bytes) at the last index; null = re-read at the next sync. */
+  fileMtime: number | null;
+  fileSize: number | null;
   meta: Record<string, unknown>;
+}
+
+/** What `items.fileStamps` returns per row. */
+export interface FileStamp {
+  id: string;
+  path: string | null;
+  fileMtime: number | null;
+  fileSize: number | null;
 }
 
 export type ItemInput = { id: string; created: number } & Partial<Omit<Item, 'id' | 'created'>>;
@@ -118,7 +129,8 @@ const ITEM_COLS: [keyof Item, string, ColType][] = [
   ['lastAccessed', 'last_accessed', 'num'], ['created', 'created', 'num'], ['updated', 'updated', 'num'],
   ['validFrom', 'valid_from', 'num'], ['invalidatedAt', 'invalidated_at', 'num'], ['expiresAt', 'expires_at', 'num'],
   ['archivedAt', 'archived_at', 'num'], ['originalId', 'original_id', 'text'], ['sourceType', 'source_type', 'text'],
-  ['path', 'path', 'text'], ['contentHash', 'content_hash', 'text'], ['meta', 'meta', 'meta'],
+  ['path', 'path', 'text'], ['contentHash', 'content_hash', 'text'], ['fileMtime', 'file_mtime', 'num'],
+  ['fileSize', 'file_size', 'num'], ['meta', 'meta', 'meta'],
 ];
 const COL_BY_PROP = new Map(ITEM_COLS.map(([p, c, t]) => [p as string, { col: c, type: t }]));
 const ITEM_INSERT = `INSERT OR REPLACE INTO items (${ITEM_COLS.map((c) => c[1]).join(', ')}) VALUES (${ITEM_COLS.map(() => '?').join(', ')})`;
@@ -128,7 +140,7 @@ const ITEM_DEFAULTS: Omit<Item, 'id' | 'kind' | 'created'> = {
   untrusted: false, secret: false, pinned: false, tags: [], provider: null, model: null, entryPath: null,
   conversation: null, project: null, projectType: null, language: null, importance: null, salience: null,
   accessCount: 0, lastAccessed: null, updated: null, validFrom: null, invalidatedAt: null, expiresAt: null,
-  archivedAt: null, originalId: null, sourceType: null, path: null, contentHash: null, meta: {},
+  archivedAt: null, originalId: null, sourceType: null, path: null, contentHash: null, fileMtime: null, fileSize: null, meta: {},
 };
 
 function toParam(prop: string, type: ColType, v: unknown): SqlParam {
@@ -253,6 +265,13 @@ export class ItemsRepo extends Repo {
   count(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'> = {}): number {
     const { where, params } = whereOf(filter, false);
     return Number(this.q.get(`SELECT count(*) AS n FROM items${where}`, params)?.n ?? 0);
+  }
+
+  /** Id, path and file stamp of every item of `kind` (no text, tags or meta decoded): the vault's cheap re-sync input. */
+  fileStamps(kind: ItemKind): FileStamp[] {
+    return this.q.all('SELECT id, path, file_mtime, file_size FROM items WHERE kind = ? ORDER BY id', [kind]).map((r) => ({
+      id: String(r.id), path: str(r.path), fileMtime: num(r.file_mtime), fileSize: num(r.file_size),
+    }));
   }
 
   countByKind(): Partial<Record<ItemKind, number>> {
@@ -400,6 +419,18 @@ export class LinksRepo extends Repo {
   }
   from(fromId: string): Link[] {
     return this.q.all('SELECT * FROM links WHERE from_id = ? ORDER BY target', [fromId]).map(toLink);
+  }
+  /** Every link whose source id starts with `idPrefix` (e.g. 'vt:'), by source then target: one query for the whole graph. */
+  allFrom(idPrefix: string): Link[] {
+    if (!idPrefix) return this.q.all('SELECT from_id, target, to_id FROM links ORDER BY from_id, target').map(toLink);
+    // A range on the primary key (from_id, target) rather than LIKE, which SQLite would not index here.
+    const end = idPrefix.slice(0, -1) + String.fromCharCode(idPrefix.charCodeAt(idPrefix.length - 1) + 1);
+    return this.q.all('SELECT from_id, target, to_id FROM links WHERE from_id >= ? AND from_id < ? ORDER BY from_id, target', [idPrefix, end]).map(toLink);
+  }
+  /** Points one link (`fromId` → `target` as written) at `toId`, or unresolves it with null. The source item is not
+   *  reported as changed (its text is the same; re-indexing it for recall would be wasted work). */
+  setTo(fromId: string, target: string, toId: string | null): void {
+    this.write('UPDATE links SET to_id = ? WHERE from_id = ? AND target = ?', [toId, fromId, target]);
   }
   backlinks(toId: string): Link[] {
     return this.q.all('SELECT * FROM links WHERE to_id = ? ORDER BY from_id', [toId]).map(toLink);

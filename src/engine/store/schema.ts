@@ -48,6 +48,10 @@ const V1: string[] = [
     source_type TEXT,
     path TEXT,
     content_hash TEXT,
+    -- Vault notes: the file's mtime (ms, as fs.Stats.mtimeMs gives it) and size (bytes) when it was last
+    -- indexed; a re-sync skips reading a file whose stat still matches. NULL = always re-read.
+    file_mtime REAL,
+    file_size INTEGER,
     meta TEXT NOT NULL DEFAULT '{}'
   )`,
   'CREATE INDEX items_kind ON items(kind, created)',

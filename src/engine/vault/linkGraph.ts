@@ -18,6 +18,17 @@ function normalizeTarget(t: string): string {
   return t.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '').replace(/\.md$/i, '').toLowerCase();
 }
 
+/** Basename key of a note's rel path (lowercase, no .md). */
+function baseOfRel(rel: string): string {
+  return keyOf(rel.slice(rel.lastIndexOf('/') + 1));
+}
+
+/** Basename key of a written target, as `resolve` looks it up. */
+function targetBase(target: string): string {
+  const t = normalizeTarget(target);
+  return t.slice(t.lastIndexOf('/') + 1);
+}
+
 function dirOf(rel: string): string {
   const i = rel.lastIndexOf('/');
   return i < 0 ? '' : rel.slice(0, i).toLowerCase();
@@ -25,27 +36,70 @@ function dirOf(rel: string): string {
 
 export class LinkGraph {
   private readonly raw = new Map<string, string[]>();
-  private byKey = new Map<string, string>();
-  private byBase = new Map<string, string[]>();
+  private readonly byKey = new Map<string, string>();
+  private readonly byBase = new Map<string, string[]>();
+  /** Basename key of a written target → notes with such a target: which links a note's arrival or departure can re-resolve. */
+  private readonly byTargetBase = new Map<string, Set<string>>();
   private resolved: { out: Map<string, string[]>; back: Map<string, string[]>; broken: BrokenLink[]; ambiguous: AmbiguousLink[] } | null = null;
 
   /** Sets (or replaces) a note's outgoing links. */
   setNote(id: string, links: LinkInput[]): void {
     const targets = links.map((l) => (typeof l === 'string' ? l : l.target)).filter((t) => typeof t === 'string' && t.trim() !== '');
-    const isNew = !this.raw.has(id);
+    const before = this.raw.get(id);
+    if (before) this.targetsRemove(id, before);
     this.raw.set(id, targets);
-    if (isNew) this.indexAdd(id);
+    if (!before) this.indexAdd(id);
+    this.targetsAdd(id, targets);
     this.resolved = null;
   }
 
   removeNote(id: string): void {
-    if (!this.raw.delete(id)) return;
-    this.rebuildIndex();
+    const before = this.raw.get(id);
+    if (!before) return;
+    this.raw.delete(id);
+    this.targetsRemove(id, before);
+    this.indexRemove(id);
     this.resolved = null;
   }
 
   has(id: string): boolean { return this.raw.has(id); }
   noteIds(): string[] { return [...this.raw.keys()].sort(); }
+  /** A note's link targets as written (empty for an unknown note). */
+  targets(id: string): string[] { return [...(this.raw.get(id) ?? [])]; }
+
+  /**
+   * Links (as written) whose resolution may differ once the notes `ids` arrived or left: those whose target's
+   * basename is one of theirs (exact, suffix and basename matches all end in the basename). Sorted by source.
+   */
+  linksNear(ids: Iterable<string>): { from: string; target: string }[] {
+    const bases = new Set<string>();
+    for (const id of ids) bases.add(baseOfRel(id.slice(NOTE_ID_PREFIX.length)));
+    const froms = new Set<string>();
+    for (const b of bases) for (const f of this.byTargetBase.get(b) ?? []) froms.add(f);
+    const out: { from: string; target: string }[] = [];
+    for (const from of [...froms].sort()) {
+      for (const target of new Set(this.raw.get(from) ?? [])) if (bases.has(targetBase(target))) out.push({ from, target });
+    }
+    return out;
+  }
+
+  private targetsAdd(id: string, targets: readonly string[]): void {
+    for (const t of targets) {
+      const b = targetBase(t);
+      const set = this.byTargetBase.get(b);
+      if (set) set.add(id); else this.byTargetBase.set(b, new Set([id]));
+    }
+  }
+
+  private targetsRemove(id: string, targets: readonly string[]): void {
+    for (const t of targets) {
+      const b = targetBase(t);
+      const set = this.byTargetBase.get(b);
+      if (!set) continue;
+      set.delete(id);
+      if (set.size === 0) this.byTargetBase.delete(b);
+    }
+  }
 
   private indexAdd(id: string): void {
     const rel = id.slice(NOTE_ID_PREFIX.length);
@@ -55,10 +109,17 @@ export class LinkGraph {
     if (list) list.push(id); else this.byBase.set(base, [id]);
   }
 
-  private rebuildIndex(): void {
-    this.byKey = new Map();
-    this.byBase = new Map();
-    for (const id of this.raw.keys()) this.indexAdd(id);
+  /** Undoes indexAdd in O(notes sharing the basename), not O(all notes): removing many notes stays linear. */
+  private indexRemove(id: string): void {
+    const rel = id.slice(NOTE_ID_PREFIX.length);
+    const key = keyOf(rel);
+    const base = keyOf(rel.slice(rel.lastIndexOf('/') + 1));
+    const list = (this.byBase.get(base) ?? []).filter((x) => x !== id);
+    if (list.length) this.byBase.set(base, list); else this.byBase.delete(base);
+    if (this.byKey.get(key) !== id) return;
+    // Another note differing only in case takes the key over: the first one in insertion order, as a full re-index would pick.
+    const next = list.find((x) => keyOf(x.slice(NOTE_ID_PREFIX.length)) === key);
+    if (next) this.byKey.set(key, next); else this.byKey.delete(key);
   }
 
   /** Resolves a link target as written, from the note `fromId` (for the same-folder preference). */

@@ -1,7 +1,9 @@
-// Walks the vault and parses every note: the input to "Rebuild index" (SPEC R-STORE-4).
+// Walks the vault and parses every note: the input to "Rebuild index" (SPEC R-STORE-4) and to re-syncs.
 // Skips hidden folders (`.quarantine/`), `logs/` and `longterm.md` (their own layers); never follows a
 // symlink whose real target leaves the vault; binary/huge files become problem entries and a log line
-// with a code and a path hash — never note text or the path itself.
+// with a code and a path hash — never note text or the path itself. A file whose (mtime, size) matches
+// the caller's `known` stamp is only stat'ed, not read (`unchanged`); a missing vault root is reported, not
+// mistaken for an empty vault.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,13 +15,42 @@ import { LONGTERM_FILE, VAULT_DIRS, noteId } from './vaultLayout';
 
 export type ScanProblemCode = 'too_large' | 'binary' | 'symlink_outside' | 'unreadable';
 
+/** A file's stat as the index stores it. `settled`: old enough that a later same-size edit must change the mtime. */
+export interface FileStampInfo {
+  mtimeMs: number;
+  size: number;
+  settled: boolean;
+}
+
 export interface ScanEntry {
   relPath: string;
   id: string;
-  /** Absent when the file was not parsed (see problem). Binary/huge files give parsed.skipped too. */
+  /** Absent when the file was not parsed (see problem, unchanged). Binary/huge files give parsed.skipped too. */
   parsed?: ParsedNote;
   problem?: { code: ScanProblemCode | string; message: string };
+  /** The file's stat matched the caller's `known` stamp: not read, not parsed. */
+  unchanged?: boolean;
+  /** The stat taken before reading (absent when the file could not be stat'ed). */
+  file?: FileStampInfo;
 }
+
+/** The whole walk: entries in path order, plus what the walk could not see. */
+export interface VaultScan {
+  entries: ScanEntry[];
+  /** The vault root does not exist, is not a folder or cannot be listed (unmounted drive, deleted folder). */
+  missing: boolean;
+  /** The root exists but holds nothing at all (not even a hidden file): what an empty mount point looks like. */
+  empty: boolean;
+  /** Vault-relative folders that could not be listed: their notes were not seen, which does not mean they are gone. */
+  unreadableDirs: string[];
+}
+
+/**
+ * How long (ms) after its mtime a file counts as settled: 2 s is FAT's mtime granularity, the coarsest of
+ * the common filesystems (ext4 ~4 ms, NTFS 100 ns, HFS+ 1 s). A file read sooner could be rewritten with
+ * the same size inside the same mtime tick, so its stamp is not trusted to skip the next read.
+ */
+export const SETTLE_MS = 2000;
 
 export interface ScanOptions {
   logger?: Logger;
@@ -28,6 +59,8 @@ export interface ScanOptions {
   knownDerived?: (relPath: string) => boolean;
   /** Parallel file reads; 16 keeps a 10k-note scan I/O bound without exhausting descriptors. */
   concurrency?: number;
+  /** The stamp the caller stored for a path: a file whose mtime and size both match is not read (`unchanged`). */
+  known?: (relPath: string) => { mtimeMs: number | null; size: number | null } | undefined;
 }
 
 /** Short, stable, non-reversible path tag for logs. */
@@ -36,8 +69,10 @@ export function pathHash(relPath: string): string {
 }
 
 interface Candidate { relPath: string; abs: string; problem?: ScanEntry['problem'] }
+interface Listing { candidates: Candidate[]; rootEntries: number; unreadableDirs: string[] }
 
-async function listCandidates(vaultDir: string, logger: Logger): Promise<Candidate[]> {
+/** Lists note files. Throws (with the fs error) when the root itself cannot be resolved or listed. */
+async function listCandidates(vaultDir: string, logger: Logger): Promise<Listing> {
   const root = path.resolve(vaultDir);
   const realRoot = await fs.promises.realpath(root);
   const inside = (p: string) => {
@@ -45,14 +80,19 @@ async function listCandidates(vaultDir: string, logger: Logger): Promise<Candida
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
   const out: Candidate[] = [];
+  const unreadableDirs: string[] = [];
+  let rootEntries = 0;
   const walk = async (dirAbs: string, dirRel: string): Promise<void> => {
     let entries: fs.Dirent[];
     try {
       entries = await fs.promises.readdir(dirAbs, { withFileTypes: true });
     } catch (e) {
+      if (!dirRel) throw e;
       logger.warn('vault.scan.dir_unreadable', { code: errorCode(e), pathHash: pathHash(dirRel) });
+      unreadableDirs.push(dirRel);
       return;
     }
+    if (!dirRel) rootEntries = entries.length;
     for (const ent of entries) {
       const name = ent.name;
       if (name.startsWith('.')) continue;
@@ -86,7 +126,7 @@ async function listCandidates(vaultDir: string, logger: Logger): Promise<Candida
   };
   await walk(root, '');
   out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
-  return out;
+  return { candidates: out, rootEntries, unreadableDirs };
 }
 
 async function readOne(c: Candidate, opts: Required<Pick<ScanOptions, 'maxBytes'>> & ScanOptions, logger: Logger): Promise<ScanEntry> {
@@ -94,48 +134,78 @@ async function readOne(c: Candidate, opts: Required<Pick<ScanOptions, 'maxBytes'
   if (c.problem) return { relPath: c.relPath, id, problem: c.problem };
   try {
     const st = await fs.promises.stat(c.abs);
+    // Wall-clock time on purpose (not the engine Clock): it is compared with the filesystem's own mtimes.
+    const file: FileStampInfo = { mtimeMs: st.mtimeMs, size: st.size, settled: Date.now() - st.mtimeMs >= SETTLE_MS };
+    const known = opts.known?.(c.relPath);
+    if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return { relPath: c.relPath, id, unchanged: true, file };
     if (st.size > opts.maxBytes) {
       logger.warn('vault.scan.skipped', { code: 'too_large', pathHash: pathHash(c.relPath), bytes: st.size });
-      return { relPath: c.relPath, id, problem: { code: 'too_large', message: `larger than ${opts.maxBytes} bytes; not indexed` } };
+      return { relPath: c.relPath, id, file, problem: { code: 'too_large', message: `larger than ${opts.maxBytes} bytes; not indexed` } };
     }
     const buf = await fs.promises.readFile(c.abs);
     const parsed = parseNote(c.relPath, buf, { maxBytes: opts.maxBytes, knownDerived: opts.knownDerived?.(c.relPath) });
     if (parsed.skipped) {
       const p = parsed.problems[0];
       logger.warn('vault.scan.skipped', { code: p.code, pathHash: pathHash(c.relPath) });
-      return { relPath: c.relPath, id, parsed, problem: p };
+      return { relPath: c.relPath, id, parsed, problem: p, file };
     }
     for (const p of parsed.problems) logger.info('vault.scan.problem', { code: p.code, pathHash: pathHash(c.relPath) });
-    return { relPath: c.relPath, id, parsed };
+    return { relPath: c.relPath, id, parsed, file };
   } catch (e) {
     logger.warn('vault.scan.skipped', { code: 'unreadable', err: errorCode(e), pathHash: pathHash(c.relPath) });
     return { relPath: c.relPath, id, problem: { code: 'unreadable', message: `could not read (${errorCode(e)})` } };
   }
 }
 
-/** Yields entries in path order, reading up to `concurrency` files at a time. */
-export async function* iterateVault(vaultDir: string, options: ScanOptions = {}): AsyncGenerator<ScanEntry> {
-  const logger = options.logger ?? nullLogger;
+/** Reads the candidates with up to `concurrency` reads in flight, yielding entries in path order. */
+async function* readAll(candidates: Candidate[], options: ScanOptions, logger: Logger): AsyncGenerator<ScanEntry> {
   const opts = { ...options, maxBytes: options.maxBytes ?? MAX_NOTE_BYTES };
   const conc = Math.max(1, options.concurrency ?? 16);
-  let candidates: Candidate[];
+  // A sliding window, not batches: one slow file does not hold the other slots idle. readOne never rejects.
+  const pending: Promise<ScanEntry>[] = [];
+  let next = 0;
+  while (next < candidates.length && pending.length < conc) pending.push(readOne(candidates[next++], opts, logger));
+  while (pending.length) {
+    const e = await pending.shift()!;
+    if (next < candidates.length) pending.push(readOne(candidates[next++], opts, logger));
+    yield e;
+  }
+}
+
+/** Yields entries in path order, reading up to `concurrency` files at a time. A missing vault yields nothing. */
+export async function* iterateVault(vaultDir: string, options: ScanOptions = {}): AsyncGenerator<ScanEntry> {
+  const logger = options.logger ?? nullLogger;
+  let listing: Listing;
   try {
-    candidates = await listCandidates(vaultDir, logger);
+    listing = await listCandidates(vaultDir, logger);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no vault yet: nothing to index
     throw e;
   }
-  for (let i = 0; i < candidates.length; i += conc) {
-    const batch = await Promise.all(candidates.slice(i, i + conc).map((c) => readOne(c, opts, logger)));
-    for (const e of batch) yield e;
-  }
+  yield* readAll(listing.candidates, options, logger);
 }
 
 /** Every note in the vault, in path order. */
 export async function scanVault(vaultDir: string, options: ScanOptions = {}): Promise<ScanEntry[]> {
-  const out: ScanEntry[] = [];
-  for await (const e of iterateVault(vaultDir, options)) out.push(e);
+  return (await scanVaultTree(vaultDir, options)).entries;
+}
+
+/** Every note in the vault, in path order, and whether the root or some folders could not be seen at all. */
+export async function scanVaultTree(vaultDir: string, options: ScanOptions = {}): Promise<VaultScan> {
   const logger = options.logger ?? nullLogger;
-  logger.info('vault.scan.done', { notes: out.filter((e) => e.parsed && !e.parsed.skipped).length, problems: out.filter((e) => e.problem).length });
-  return out;
+  let listing: Listing;
+  try {
+    listing = await listCandidates(vaultDir, logger);
+  } catch (e) {
+    logger.warn('vault.scan.root_unreadable', { code: errorCode(e) });
+    return { entries: [], missing: true, empty: false, unreadableDirs: [] };
+  }
+  const entries: ScanEntry[] = [];
+  for await (const e of readAll(listing.candidates, options, logger)) entries.push(e);
+  logger.info('vault.scan.done', {
+    notes: entries.filter((e) => e.unchanged || (e.parsed && !e.parsed.skipped)).length,
+    unchanged: entries.filter((e) => e.unchanged).length,
+    problems: entries.filter((e) => e.problem).length,
+  });
+  return { entries, missing: false, empty: listing.rootEntries === 0, unreadableDirs: listing.unreadableDirs };
 }

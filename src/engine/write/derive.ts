@@ -121,7 +121,7 @@ const DISCOURSE_MARKERS = new Set([
 // Pronouns and auxiliaries that make a "key" a clause ("I think", "we decided", "if you ask me").
 const CLAUSE_WORDS = new Set([
   'i', 'we', 'you', "i'm", "we're", "you're", 'is', 'are', 'was', 'will', 'would', 'should', 'think', 'if',
-  'ich', 'wir', 'du', 'ist', 'sind', 'wird', 'wenn', 'én', 'mi', 'te', 'ha', 'yo', 'nosotros', 'tú', 'es', 'si', 'je', 'nous',
+  'ich', 'wir', 'du', 'ist', 'sind', 'wird', 'wenn', 'én', 'yo', 'nosotros', 'tú', 'es', 'si', 'je', 'nous',
   'vous', 'tu', 'est', 'sont',
 ]);
 
@@ -131,7 +131,8 @@ const FACT_VALUE_MAX = 120;
 function isLabelKey(key: string): boolean {
   if (DISCOURSE_MARKERS.has(key)) return false;
   const ws = key.split(' ');
-  if (DISCOURSE_MARKERS.has(ws[0]) && (ws.length === 1 || /^(?:number|nr|no|n°|szám|número|numéro|\d+)$/u.test(ws[1]) || ws.length > 1)) return false;
+  // "Answer number 3", "Update 2", "So basically": the first word decides.
+  if (DISCOURSE_MARKERS.has(ws[0]) || DISCOURSE_MARKERS.has(ws.slice(0, 2).join(' '))) return false;
   return !ws.some((w) => CLAUSE_WORDS.has(w));
 }
 

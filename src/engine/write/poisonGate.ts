@@ -15,6 +15,18 @@
 //  - Shell commands in prose pass unless destructive (rm -rf on / ~ * $HOME, curl|sh, chmod 777 /, mkfs,
 //    dd to a device); requests to run/call/use "the … tool" are untrusted.
 //  - JSON messages are rejected only for role system/developer: user-role JSON is common in dev chat code.
+//  - Generalised families (all five languages): disregard-verb × instructions-noun × qualifier (all/your/
+//    previous/system …, or "…you were given", "…que te dieron"); "your rules are void"; "what you were told";
+//    "pretend you have no instructions"; time phrase + persona verb ("from now on you are", "tu es désormais")
+//    unless a work-role complement follows (responsible, zuständig, responsable, felel …); "your new role is";
+//    an AI noun next to "no filters/restrictions"; notes addressed to a model; system-message headers
+//    ("SYSTEM OVERRIDE", "Systemnachricht:"); an assistant label followed by an acknowledgement.
+//  - "use/run the X tool" is ordinary prose ("use the migration tool from the ops repo") and passes; "call/
+//    invoke the X tool", "your X tool", agent tool types (shell/browser/terminal tool) and consent bypasses
+//    ("without asking", "ohne Rückfrage") are untrusted. Destructive repo/cluster operations (git push --force,
+//    reset --hard, kubectl delete namespace …) are untrusted only when asked for, not when described.
+//  - Exfiltration needs verb → sensitive object (memory, vault, passwords, .env, conversation …) → URL/email:
+//    "send the invoice to billing@…" passes.
 
 import { SummaryMessage, summarize } from './derive';
 
@@ -170,13 +182,20 @@ const INSTR_ALL = "(?:\\w*instructions?|prompts?|system ?prompt|rules|directives
 const DISREGARD_ALL = "(?:ignore|disregard|forget|drop|override|overwrite|bypass|circumvent|set aside|put aside|throw out|throw away|discard|dismiss|abandon|neglect|suspend|stop following|do not follow|don't follow|no longer follow|pay no attention to|stop obeying|disobey|ignorier\\w*|missacht\\w*|vergiss|vergesst|verwirf|uberschreib\\w*|umgeh\\w*|befolge (?:nicht|keine)|halte dich nicht an|vernachlassig\\w*|hagyd figyelmen kivul|hagyja figyelmen kivul|felejtsd el|ne vedd figyelembe|ne torodj|ne foglalkozz|tekints el|dobd el|vesd el|ird felul|ne kovesd|ignora|ignoren|olvida|olvide|olviden|omite|descarta|haz caso omiso de|no hagas caso (?:a|de)|desobedece|deja de lado|pasa por alto|no tengas en cuenta|anula|desestima|sobrescribe|deja de seguir|no sigas|ignorez|oublie|oubliez|ne (?:tiens|tenez) (?:pas|plus) compte|fais abstraction|desobeis|passe outre|outrepasse|contourne|remplace|annule|fais fi|ecarte|ne suis (?:plus|pas)|laisse de cote|neglige|mets de cote|mettez de cote|deja a un lado|tedd felre)";
 // Qualifiers that make the object the assistant's instructions rather than a README's.
 const QUALIFIER_ALL = /\b(?:all|any|every|your|previous|prior|earlier|above|preceding|former|original|initial|system|safety|developer|hidden|operating|current|existing|default|given|usual|these|those|alle[nms]?|samtliche\w*|deine\w*|dein|ihre\w*|bisherige\w*|vorherige\w*|fruhere\w*|obige\w*|ursprungliche\w*|system\w*|osszes|minden|korabbi\w*|elozo\w*|fenti\w*|eddigi\w*|eredeti|rendszer\w*|todas?|todos|tus?|sus?|anteriores|previas|previos|originales|toutes?|tous|tes|vos|ton|votre|precedentes|anterieures|l'ensemble|d'origine)\b|\w*utasitas(?:ai|o)d\b|szabaly(?:ai|o)d\b|iranyelv(?:ei|e)d\b/u;
+// The instructions belong to a document, not to the assistant: "ignore all instructions in the README".
+const IN_DOCUMENT = /^[\s,]*(?:in|from|on|of|im|in der|aus der|a|en el|en la|de la|del|dans le|dans la|du)\s+(?:the |this |that |our |old |dem |der |die |el |la |le |l')?(?:readme|wiki|docs?|documentation|file|ticket|issue|e-?mail|mail|pr|page|guide|manual|runbook|doku\w*|datei|anleitung|leiras\w*|dokumentaci\w*|fichier|fichero|archivo)\b|^\S*-?(?:ben|ban)\b/u;
+const STRONG_OWNER = /\b(?:previous|prior|earlier|above|your|system|original|initial|deine\w*|bisherige\w*|vorherige\w*|korabbi\w*|elozo\w*|eddigi\w*|tus|anteriores|previas|tes|vos|precedentes)\b/u;
+/** Only "all/the instructions in the README": a document's instructions, with no claim on the assistant's own. */
+function inDocumentOnly(m: string, after: string): boolean {
+  return IN_DOCUMENT.test(after) && !STRONG_OWNER.test(m.replace(/^\S+/, ''));
+}
 const AFTER_ALL = /^[\s,]*(?:above|before|so far|you (?:received|got|were trained with|started with)|(?:die|den|das) du (?:\w+ ){0,3}?(?:bekommen|erhalten)|con (?:las|los) que te|amit (?:\w+ ){0,3}?(?:kaptal|eloirtak)|you (?:were|have been|'ve been) given|earlier|previously|in (?:your|the) context|im kontext|oben|die (?:man )?dir|a kontextusban|que te (?:dieron|han dado|di|dimos)|que recibiste|de arriba|anteriores|previas|previos|iniciales|originales|del sistema|de sistema|ci-dessus|qui precedent|qui precede|qu'on t'a|que l'on t'a|que (?:tu as|vous avez) recu\w*|d'avant|du systeme|precedentes|anterieures|initiales)\b/u;
 // A second-person possessive in front of the instructions noun (or a Hungarian possessive suffix on it).
 const YOUR_INSTR = "(?:(?:your|deine\\w*|dein|ihre\\w*|tus|tu|tes|ton|vos|votre)\\s+(?:[\\w'-]+\\s+){0,2}?" + INSTR_ALL + "|\\b\\w*utasitas(?:ai|o)d\\w*|\\bszabaly(?:ai|o)d\\w*|\\biranyelv(?:ei|e)d\\w*)";
 // Predicates declaring instructions void.
 const VOID_ALL = "(?:void|invalid|reset|wiped|obsolete|revoked|rescinded|cancell?ed|superseded|overridden|null|withdrawn|lifted|disabled|suspended|no longer (?:valid|apply|applies|in effect|exist|matter|count)|(?:do|does)(?: not|n't) (?:apply|matter|count)|gelten\\w* (?:\\w+ ){0,2}?nicht mehr|ungultig|aufgehoben|ausser kraft|zuruckgezogen|widerrufen|hinfallig|ervenytelen\\w*|nem ervenyes\\w*|ervenyuket vesztett\\w*|hatalyukat vesztett\\w*|visszavon\\w*|ya no (?:son|es|estan?) (?:validas|validos|vigentes)|no son validas|invalidas|revocad\\w*|anulad\\w*|ne sont plus (?:valables|valides|en vigueur)|ne (?:s'appliquent|comptent) plus|revoquee?s?|annulee?s?|caduques?|obsoletes?)";
-const TEMPORAL_ALL = "(?:from now on|from this (?:point|moment)(?: on| forward)?|starting now|going forward|henceforth|for the rest of (?:this|the) (?:chat|conversation|session)|ab jetzt|ab sofort|von nun an|ab heute|ab diesem moment|mostantol(?: kezdve)?|ettol (?:a pillanattol )?kezdve|a partir de ahora|desde (?:ahora|este momento|hoy)|de ahora en adelante|desormais|a partir de maintenant|dorenavant|des maintenant|a partir d'aujourd'hui)";
-const BE_PERSONA = "(?:you are|you're|you will be|you'll be|you will act|you act|act as|behave|you behave|play the role|roleplay|respond as|answer as|bist du|du bist|spielst du|spiel die rolle|verhaltst du dich|verhalte dich|handelst du|agierst du|antwortest du als|te (?:\\S+ ){0,4}?vagy\\b|(?:\\S+ ){0,3}?vagy[.,;!]|(?:\\S+ ){0,3}?szerepet jatszod|(?:ugy )?viselkedsz|viselkedj|eres|seras|actuas|actuaras|actua|finge|tu es|vous etes|tu seras|tu joues|joue le role|agis|comporte-toi|tu te comportes|tu agis)";
+const TEMPORAL_ALL = "(?:from now on|from here on(?: out)?|from today on|von jetzt an|ettol fogva|en adelante|des a present|from this (?:point|moment)(?: on| forward)?|starting now|going forward|henceforth|for the rest of (?:this|the) (?:chat|conversation|session)|ab jetzt|ab sofort|von nun an|ab heute|ab diesem moment|mostantol(?: kezdve)?|ettol (?:a pillanattol )?kezdve|a partir de ahora|desde (?:ahora|este momento|hoy)|de ahora en adelante|desormais|a partir de maintenant|dorenavant|des maintenant|a partir d'aujourd'hui)";
+const BE_PERSONA = "(?:your (?:sole |only |main |primary )?(?:purpose|goal|job|mission) is|sei|seist du|valaszolj|you are|you're|you will be|you'll be|you will act|you act|act as|behave|you behave|play the role|roleplay|respond as|answer as|bist du|du bist|spielst du|spiel die rolle|verhaltst du dich|verhalte dich|handelst du|agierst du|antwortest du als|te (?:\\S+ ){0,4}?vagy\\b|(?:\\S+ ){0,3}?vagy[.,;!]|(?:\\S+ ){0,3}?szerepet jatszod|(?:ugy )?viselkedsz|viselkedj|eres|seras|actuas|actuaras|actua|finge|tu es|vous etes|tu seras|tu joues|joue le role|agis|comporte-toi|tu te comportes|tu agis)";
 // Complements that make "from now on you are …" a work assignment, not a persona.
 const WORK_ROLE = /^[^.!?\n]{0,60}?\b(?:responsible|in charge|able|allowed|permitted|welcome|free to|expected|required|supposed|on call|on-call|owner|maintainer|member|part of|zustandig|verantwortlich|berechtigt|dran|mitglied|teil des|erlaubt|responsable|encargad\w*|miembro|parte del?|capaz|en charge|membre|autorise\w*|felel\w*|jogosult|tagja)\b/u;
 const AI_NOUN = "(?:ai|ki|ia|llm|\\w*gpt|model\\w*|assistant|assistent\\w*|asistente|asszisztens|\\w*bot|persona|mode|modus|modo|answer\\w*|respond\\w*|repl(?:y|ies)|antwort\\w*|beantwort\\w*|valaszol\\w*|responde\\w*|contesta\\w*|repond\\w*)";
@@ -206,7 +225,7 @@ const DETECTORS: Detector[] = [
   {
     name: 'ignore_previous', verdict: 'reject',
     re: new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|do not follow|don't follow|stop following)${GAP(4)}${INSTR_NOUN_EN}\\b`, 'gu'),
-    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+    accept: (m, after) => !inDocumentOnly(m, after) && (STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after)),
   },
   {
     name: 'ignore_previous', verdict: 'reject',
@@ -215,7 +234,7 @@ const DETECTORS: Detector[] = [
   {
     name: 'ignore_previous', verdict: 'reject',
     re: new RegExp(`\\b(?:ignorier\\w*|missacht\\w*|vergiss|vergesst|vergessen sie|uberschreib\\w*|umgeh\\w*|befolge nicht)${GAP(4)}(?:\\w*anweisung\\w*|instruktion\\w*|regeln|vorgaben|\\w*richtlinien|befehle|system-?prompt\\w*|prompt)\\b`, 'gu'),
-    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+    accept: (m, after) => !inDocumentOnly(m, after) && (STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after)),
   },
   {
     name: 'ignore_previous', verdict: 'reject',
@@ -228,12 +247,12 @@ const DETECTORS: Detector[] = [
   {
     name: 'ignore_previous', verdict: 'reject',
     re: new RegExp(`\\b(?:ignora|ignore|ignoren|olvida|olvide|olviden|omite|descarta|haz caso omiso de|no hagas caso (?:a|de)|desobedece)${GAP(4)}(?:instrucciones|indicaciones|reglas|directrices|ordenes|normas|prompt del sistema|prompt de sistema|mensaje del sistema)\\b`, 'gu'),
-    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+    accept: (m, after) => !inDocumentOnly(m, after) && (STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after)),
   },
   {
     name: 'ignore_previous', verdict: 'reject',
     re: new RegExp(`\\b(?:ignore|ignorez|oublie|oubliez|ne tiens pas compte d[e']|ne tenez pas compte d[e']|fais abstraction d[e']|desobeis)${GAP(4)}(?:instructions|consignes|regles|directives|prompt systeme|invite systeme|message systeme)\\b`, 'gu'),
-    accept: (m, after) => STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after),
+    accept: (m, after) => !inDocumentOnly(m, after) && (STRONG_QUALIFIER.test(m.replace(/^\S+/, '')) || AFTER_QUALIFIER.test(after)),
   },
   // --- role changes ---
   {
@@ -297,7 +316,7 @@ const DETECTORS: Detector[] = [
   {
     name: 'ignore_previous', verdict: 'reject',
     re: new RegExp(`\\b${DISREGARD_ALL}\\b(?:\\s+(?:de|des|du|d'|of))?${GAP(4)}${INSTR_ALL}\\b`, 'gu'),
-    accept: (m, after) => QUALIFIER_ALL.test(m.replace(/^\S+/, '')) || AFTER_ALL.test(after),
+    accept: (m, after) => !inDocumentOnly(m, after) && (QUALIFIER_ALL.test(m.replace(/^\S+/, '')) || AFTER_ALL.test(after)),
   },
   {
     // German separable verbs: "lass alle Vorgaben … beiseite", "lass die Regeln außer Acht".
@@ -327,7 +346,7 @@ const DETECTORS: Detector[] = [
   {
     // "from now on you are …", "ab jetzt bist du …", "tu es désormais …" — unless a work role follows.
     name: 'role_change', verdict: 'reject',
-    re: new RegExp(`\\b${TEMPORAL_ALL}[\\s,:]+(?:\\S+\\s+){0,2}?${BE_PERSONA}|\\b(?:you are|you're|du bist|bist du|eres|tu es|vous etes|te vagy) (?:\\S+ ){0,2}?${TEMPORAL_ALL}\\b`, 'gu'),
+    re: new RegExp(`\\b${TEMPORAL_ALL}[\\s,:]+(?:\\S+\\s+){0,2}?${BE_PERSONA}|\\b(?:you are|you're|du bist|bist du|sei|eres|tu es|vous etes|te vagy) (?:\\S+ ){0,2}?${TEMPORAL_ALL}\\b`, 'gu'),
     accept: (m, after) => !WORK_ROLE.test(after) && !WORK_ROLE.test(m.replace(/^\S+\s+\S+/, '')),
   },
   {
@@ -337,7 +356,7 @@ const DETECTORS: Detector[] = [
   {
     // "your new role is …", "deine neue Aufgabe lautet:", "az új feladatod:", "ton nouveau rôle :".
     name: 'role_change', verdict: 'reject',
-    re: /\b(?:your new|deine neue|dein neuer|dein neues|tu nuevo|tu nueva|ton nouveau|ta nouvelle) (?:role|persona|identity|name|purpose|mission|objective|directive|rolle|identitat|zweck|rol|papel|identidad|nombre|mision|objetivo|identite|nom|objectif)\b|\b(?:your new|deine neue|dein neuer|tu nueva|ta nouvelle|ton nouveau) (?:task|job|aufgabe|auftrag|tarea|tache|travail)\s*(?::|lautet|is:|es:|est :)|\buj (?:szereped|feladatod|identitasod|neved|celod)\b/u,
+    re: /\b(?:your new|deine neue|dein neuer|dein neues|tu nuevo|tu nueva|ton nouveau|ta nouvelle) (?:role|persona|identity|name|purpose|mission|objective|directive|rolle|identitat|zweck|rol|papel|identidad|nombre|mision|objetivo|identite|nom|objectif)\b|\b(?:your new|deine neue|dein neuer|tu nueva|ta nouvelle|ton nouveau) (?:task|job|aufgabe|auftrag|tarea|tache|travail)\s*(?::|lautet|is:|es:|est :)|\buj (?:szereped|feladatod|identitasod|neved|celod)\b|\byour (?:sole|only|one|true|real|primary) (?:purpose|goal|mission|objective)\b/u,
   },
   {
     // A persona without limits: "an AI with no filters", "ohne Einschränkungen antworten", "sin filtros".
@@ -350,6 +369,11 @@ const DETECTORS: Detector[] = [
     re: /\b(?:the )?(?:assistant|ai|model|llm) (?:is|has been|was) (?:hereby )?(?:instructed|ordered|required|authori[sz]ed|told|permitted) to\b|\b(?:the )?(?:assistant|ai|model) (?:must|shall|is to) now\b|\b(?:note|message|notice|instructions?|ps|p\.s\.|attention|important)\s*(?:to|for)\s+(?:the |any |all )?(?:ai|llm|language model|assistant|model|agent|bot)s?\b|\b(?:ai|llm|gpt)(?:[ -](?:assistant|agent|model)s?)?\s+(?:reading|processing|summari[sz]ing|parsing|handling|that (?:reads|processes))\b|\b(?:hinweis|nachricht|notiz|mitteilung|ps|achtung)\s+(?:an|fur)\s+(?:die |den |das |alle |jede )?(?:ki|ki-\w+|assistent\w*|sprachmodell\w*|llm|agent\w*)\b|\bki,? die diese\b|\bolvaso (?:mi|ai|llm|asszisztens|modell|agens)\b|\b(?:megjegyzes|uzenet|figyelem)\s+(?:az? )?(?:mi|ai|llm|asszisztens|modell)-?nek\b|\b(?:nota|mensaje|aviso|pd|atencion)\s+(?:para|a)\s+(?:la |el |cualquier |los |las )?(?:ia|ai|llm|asistente|modelo|agente)\b|\b(?:ia|asistente|modelo|agente)(?: de ia)? que (?:lea|procese|lee|procesa)\b|\b(?:note|message|remarque|avis|ps|attention)\s+(?:pour|a|aux?)\s+(?:l'|le |la |les |tout |toute )?(?:ia|ai|llm|assistant|modele|agent)\w*\b|\b(?:ia|assistant|modele|agent)(?: ia)? qui (?:lit|traite|lira)\b/u,
   },
   // --- untrusted: destructive shell, tool requests, forget-all, exfiltration ---
+  {
+    // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
+    name: 'assistant_instruction', verdict: 'untrusted',
+    re: /\b(?:reveal|print|show|repeat|output|dump|leak|display|recite|tell me)\s+(?:me\s+)?(?:your|the) (?:full |entire |hidden |initial |original |exact )?(?:system prompt|hidden (?:rules|instructions)|initial prompt|developer (?:message|prompt))\b|\b(?:zeig\w*|gib|verrate\w*)\s+(?:\S+\s+){0,3}?deine\w* (?:system-?prompt|versteckten regeln|anweisungen)\b|\b(?:ird ki|mutasd meg|arulda? el)\s+(?:\S+\s+){0,2}?(?:rendszerpromptodat|rejtett szabalyaidat|utasitasaidat)|\b(?:muestra|revela|repite|dime)\s+(?:me\s+)?tus? (?:prompt de sistema|prompt del sistema|instrucciones (?:ocultas|iniciales)|reglas ocultas)|\b(?:affiche|revele|repete|montre|recite)\s+(?:moi\s+)?(?:ton|tes) (?:prompt systeme|instructions (?:cachees|initiales)|regles cachees)/u,
+  },
   {
     // A destructive repository/cluster operation asked for (not merely described): "run git push --force".
     name: 'destructive_command', verdict: 'untrusted',

@@ -228,8 +228,16 @@ export class TurnWriter {
     const project = conv?.project ?? null;
     const res: FlushResult = { conversation, messages: sources.length, facts: 0, superseded: 0, entities: 0, summaryId: null, summaryLevel: null };
 
-    // Facts: read the scope's current facts once, then resolve each new one against them.
-    const currentFacts = this.store.items.list({ kind: 'fact', project, recallable: true });
+    // Facts: the scope's current facts are read once and grouped by subject key, so resolving a
+    // flush's facts costs one map look-up each (a flush may hold hundreds of `key: value` lines).
+    const currentFacts = new Map<string, Item[]>();
+    const scopeKey = (projectLabel: string | null, key: string) => `${projectLabel ?? ''}\u0000${key}`;
+    this.store.items.forEach({ kind: 'fact', project, recallable: true }, (x) => {
+      const k = scopeKey(x.project, x.subkind ?? '');
+      const list = currentFacts.get(k);
+      if (list) list.push(x);
+      else currentFacts.set(k, [x]);
+    });
     const factOps: ((tx: Tx) => void)[] = [];
     for (const src of sources) {
       if (src.trust === 'quarantined' || src.role !== 'user' && src.role !== 'assistant') continue;
@@ -242,9 +250,9 @@ export class TurnWriter {
           continue;
         }
         const label = deriveLabel([labelOf(src)]);
-        const stored = currentFacts
-          .filter((x) => x.project === label.project)
-          .map((x) => ({ id: x.id, subject: String(x.meta.subject ?? x.subkind ?? ''), value: String(x.meta.value ?? ''), validFrom: x.validFrom ?? x.created }));
+        const k = scopeKey(label.project, f.key);
+        const same = currentFacts.get(k) ?? [];
+        const stored = same.map((x) => ({ id: x.id, subject: String(x.meta.subject ?? x.subkind ?? ''), value: String(x.meta.value ?? ''), validFrom: x.validFrom ?? x.created }));
         const resolution = resolveFact(stored, f);
         if (resolution === 'same') {
           const cur = findCurrentFact(stored, f.subject)!;
@@ -254,9 +262,9 @@ export class TurnWriter {
         const id = `fa:${newRowId(src.created)}`;
         if (resolution === 'supersedes') {
           const cur = findCurrentFact(stored, f.subject)!;
-          factOps.push((tx) => tx.items.patch(cur.id, { invalidatedAt: src.created, meta: { ...(currentFacts.find((x) => x.id === cur.id)?.meta ?? {}), supersededBy: id } }));
-          const idx = currentFacts.findIndex((x) => x.id === cur.id);
-          if (idx >= 0) currentFacts.splice(idx, 1);
+          const old = same.find((x) => x.id === cur.id);
+          factOps.push((tx) => tx.items.patch(cur.id, { invalidatedAt: src.created, meta: { ...(old?.meta ?? {}), supersededBy: id } }));
+          if (old) same.splice(same.indexOf(old), 1);
           res.superseded++;
         }
         const fact: ItemInput = {
@@ -266,7 +274,8 @@ export class TurnWriter {
           validFrom: src.created, provider: src.provider, model: src.model, entryPath: src.entryPath, role: null,
           importance: 0.5, sourceType: 'derivation', meta: { subject: f.subject, value: f.value },
         };
-        currentFacts.push({ ...(fact as Item), meta: fact.meta ?? {} });
+        same.push({ ...(fact as Item), meta: fact.meta ?? {} });
+        currentFacts.set(k, same);
         factOps.push((tx) => { tx.items.put(fact); tx.itemSources.add(id, [src.id]); });
         res.facts++;
       }

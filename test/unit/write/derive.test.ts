@@ -21,6 +21,31 @@ describe('deterministic derivation', () => {
       assert.deepEqual(extractFacts(text), []);
     });
 
+    it('does not turn chat prose that opens with a discourse marker into a fact', () => {
+      assert.deepEqual(extractFacts('Noted: pnpm workspaces with Node 22. I will keep the Friday deadline in mind.'), []);
+      assert.deepEqual(extractFacts('Answer number 3: use the blue-green pipeline with a manual approval step.'), []);
+      for (const t of ['Sure: I can do that.', 'Übrigens: der Build ist wieder grün.', 'Szóval: holnap deployolunk.',
+        'Bueno: lo vemos mañana.', 'Donc : on livre lundi.', 'Update: merged.', 'Ok so: that works.', 'If you ask me: no']) {
+        assert.deepEqual(extractFacts(t), [], t);
+      }
+    });
+
+    it('does not keep a value longer than one sentence of 120 characters', () => {
+      assert.deepEqual(extractFacts('Plan: ' + 'we migrate the billing tables first and then the ledger, '.repeat(3)), []);
+    });
+
+    it('still extracts genuine labelled facts in five languages, several per line', () => {
+      const f = extractFacts('deadline: Friday\nRegion: eu-west-1\nOwner: Alice\nDatenbank: Postgres 16\nhatáridő: péntek\nFecha límite: viernes\nÉchéance : vendredi');
+      assert.deepEqual(f.map((x) => [x.key, x.value]), [
+        ['deadline', 'Friday'], ['region', 'eu-west-1'], ['owner', 'Alice'], ['datenbank', 'Postgres 16'], ['határidő', 'péntek'],
+        ['fecha límite', 'viernes'], ['échéance', 'vendredi'],
+      ]);
+      assert.deepEqual(extractFacts('Deadline: Friday. Owner: Alice. Region: eu-west-1.').map((x) => [x.key, x.value]), [
+        ['deadline', 'Friday'], ['owner', 'Alice'], ['region', 'eu-west-1'],
+      ]);
+      assert.deepEqual(extractFacts('Database: Postgres 16. We picked it for JSONB.').map((x) => [x.key, x.value]), [['database', 'Postgres 16']]);
+    });
+
     it('links the same fact, supersedes a new value for the same subject, and adds a new subject', () => {
       const existing: StoredFact[] = [];
       const first = extractFacts('deadline: Monday')[0];
