@@ -90,7 +90,8 @@ export async function benchLocomo(ctx: BenchContext): Promise<Record<string, unk
       for (const s of sample.sessions) {
         const at = parseLocomoDate(s.date_time);
         s.turns.forEach((tr, i) => {
-          const text = `${tr.speaker}: ${tr.text}`;
+          // "[Speaker] text": the name is searchable, but not a `key: value` line the fact extractor would misread.
+          const text = `[${tr.speaker}] ${tr.text}`;
           texts.set(tr.dia_id, text);
           msgs.push({
             conversation: `${project}-S${s.id}`, role: tr.speaker === sample.speaker_a ? 'user' as const : 'assistant' as const,

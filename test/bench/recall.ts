@@ -17,7 +17,7 @@ function corpus(file: string): { texts: string[]; questions: string[] } {
   const texts: string[] = [];
   const questions: string[] = [];
   for (const s of data) {
-    for (const ses of s.sessions) for (const t of ses.turns) texts.push(`${t.speaker}: ${t.text}`);
+    for (const ses of s.sessions) for (const t of ses.turns) texts.push(`[${t.speaker}] ${t.text}`);
     for (const q of s.qa) questions.push(q.question);
   }
   return { texts, questions };
