@@ -29,7 +29,21 @@ export interface TurnInput {
   trust?: Extract<Trust, 'owner' | 'peer' | 'ingested'>;
   at?: number;
   entryPath?: EntryPath;
+  /** Tool calls of the turn: kept (role 'tool') only when memory.l0.captureToolResults is on; never indexed or recalled. */
+  toolResults?: ToolResultInput[];
+  /** The model's reasoning: kept (role 'thinking') only when memory.l0.captureThinking is on; never recalled. */
+  thinking?: string;
 }
+
+export interface ToolResultInput {
+  name: string;
+  /** Serialised (JSON) and cut to 2,048 chars. */
+  args?: unknown;
+  /** Cut to memory.l0.toolResultMaxBytes (8 KB) of UTF-8. */
+  result: string;
+}
+
+type RawRole = 'user' | 'assistant' | 'tool' | 'thinking';
 
 export interface TurnResult {
   ids: string[];
@@ -70,6 +84,11 @@ const SUMMARY_MESSAGES = 400;
 // 64 KiB: a message longer than this is stored verbatim but only its head is indexed and derived from.
 export const MAX_MESSAGE_CHARS = 1_000_000;
 
+/** Roles derivation reads; tool results and reasoning (L0 extras) are kept verbatim but never derived from. */
+const DERIVED_ROLES = new Set(['user', 'assistant']);
+// R-WRITE-3: a captured tool call's arguments are cut to 2,048 chars (its result to l0ToolResultMaxBytes).
+const TOOL_ARGS_MAX_CHARS = 2_048;
+
 /** Secret classes that make a message itself secret (an IBAN in a chat is masked on the way out instead). */
 const SECRET_CLASSES = new Set(['api_key', 'private_key', 'password']);
 
@@ -106,10 +125,13 @@ export class TurnWriter {
       if (skip) result.skipped.push({ role, rule: skip.rule });
       else kept.push({ role, text, trust });
     }
-    const items: ItemInput[] = kept.map((m, i) => this.rawItem(t, m, at + i));
+    const extras = this.l0Extras(t, s, assistantTrust);
+    // Chat order: user, reasoning, tool calls, reply (times 1 ms apart keep it when sorted by time).
+    const ordered = [...kept.filter((m) => m.role === 'user'), ...extras, ...kept.filter((m) => m.role === 'assistant')];
+    const items: ItemInput[] = ordered.map((m, i) => this.rawItem(t, m, at + i));
     const conv = this.store.conversations.get(t.conversation);
     const bufferedChars = this.store.rawBuffers.list(t.conversation).reduce((n, e) => n + e.text.length, 0)
-      + kept.reduce((n, m) => n + m.text.length, 0);
+      + ordered.reduce((n, m) => n + m.text.length, 0);
     await this.store.transaction((tx) => {
       if (!conv) {
         tx.conversations.put({
@@ -240,7 +262,7 @@ export class TurnWriter {
     });
     const factOps: ((tx: Tx) => void)[] = [];
     for (const src of sources) {
-      if (src.trust === 'quarantined' || src.role !== 'user' && src.role !== 'assistant') continue;
+      if (src.trust === 'quarantined' || !DERIVED_ROLES.has(src.role ?? '')) continue;
       const text = src.text ?? '';
       for (const f of extractFacts(text)) {
         const factText = `${f.subject}: ${f.value}`;
@@ -291,7 +313,7 @@ export class TurnWriter {
     const entityOps: ((tx: Tx) => void)[] = [];
     const seenEntities = new Set<string>();
     for (const src of sources) {
-      if (src.trust === 'quarantined' || src.secret) continue;
+      if (src.trust === 'quarantined' || src.secret || !DERIVED_ROLES.has(src.role ?? '')) continue;
       for (const e of extractEntities(src.text ?? '')) {
         const label = deriveLabel([labelOf(src)]);
         const id = `en:${createHash('sha256').update(`${e.type}\u0000${e.norm}\u0000${label.project ?? ''}`).digest('hex').slice(0, 20)}`;
@@ -311,12 +333,13 @@ export class TurnWriter {
     }
 
     await this.store.transaction((tx) => {
-      // The raw record: compressed, content-addressed; the item keeps its own provenance stamp.
-      for (const src of sources) {
-        if (src.blobHash || src.text === null) continue;
-        if (!s.l0Enabled) { tx.items.delete(src.id); continue; }
-        const hash = tx.rawBlobs.put(src.text, src.created);
-        tx.items.patch(src.id, { blobHash: hash, text: null });
+      // The raw record: the flush's messages compressed together, each content-addressed; the item
+      // keeps its own provenance stamp.
+      const pending = sources.filter((src) => !src.blobHash && src.text !== null);
+      if (!s.l0Enabled) for (const src of pending) tx.items.delete(src.id);
+      else {
+        const hashes = tx.rawBlobs.putMany(pending.map((src) => src.text!), now);
+        pending.forEach((src, i) => tx.items.patch(src.id, { blobHash: hashes[i]!, text: null }));
       }
       for (const op of factOps) op(tx);
       if (built) this.putSummary(tx, built);
@@ -379,7 +402,31 @@ export class TurnWriter {
     return '';
   }
 
-  private rawItem(t: TurnInput, m: { role: 'user' | 'assistant'; text: string; trust: Trust }, at: number): ItemInput {
+  /** The L0 extras of a turn as raw messages, only for the switches that are on (default off). */
+  private l0Extras(t: TurnInput, s: EngineSettings, modelTrust: Trust): { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }[] {
+    const out: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }[] = [];
+    if (s.l0CaptureThinking && typeof t.thinking === 'string' && t.thinking.length > 0) {
+      out.push({ role: 'thinking', text: t.thinking.slice(0, MAX_MESSAGE_CHARS), trust: modelTrust });
+    }
+    if (s.l0CaptureToolResults && Array.isArray(t.toolResults)) {
+      for (const r of t.toolResults) {
+        if (!r || typeof r.name !== 'string' || typeof r.result !== 'string') continue;
+        let args = '';
+        try { args = r.args === undefined ? '' : typeof r.args === 'string' ? r.args : JSON.stringify(r.args) ?? ''; } catch { args = '[unserialisable]'; }
+        const argsCut = args.length > TOOL_ARGS_MAX_CHARS;
+        const result = cutUtf8(r.result, s.l0ToolResultMaxBytes);
+        const name = r.name.slice(0, 200);
+        out.push({
+          // Tool output is third-party text: never more trusted than 'ingested'.
+          role: 'tool', text: `${name}(${args.slice(0, TOOL_ARGS_MAX_CHARS)})\n${result}`, trust: leastTrusted([modelTrust], 'ingested'),
+          meta: { tool: name, argsTruncated: argsCut, resultTruncated: result.length < r.result.length },
+        });
+      }
+    }
+    return out;
+  }
+
+  private rawItem(t: TurnInput, m: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }, at: number): ItemInput {
     const verdict = gate(m.text);
     const secrets = detectSecrets(m.text);
     const secret = secrets.classes.some((c) => SECRET_CLASSES.has(c));
@@ -388,12 +435,25 @@ export class TurnWriter {
       id: `rw:${newRowId(at)}`, kind: 'raw', role: m.role, text: m.text, trust,
       prevTrust: verdict.verdict === 'reject' ? m.trust : null,
       untrusted: verdict.verdict === 'untrusted', secret, tags: secret ? ['contains-secrets'] : [],
-      provider: m.role === 'assistant' ? (t.provider ?? null) : null, model: m.role === 'assistant' ? (t.model ?? null) : null,
+      provider: m.role !== 'user' ? (t.provider ?? null) : null, model: m.role !== 'user' ? (t.model ?? null) : null,
       entryPath: t.entryPath ?? 'participant', conversation: t.conversation, project: t.project ?? null,
-      projectType: t.project ? null : (t.projectType ?? null), created: at, validFrom: at, sourceType: 'chat',
-      importance: 0.5, meta: verdict.verdict === 'pass' ? {} : { gate: verdict.detector, verdict: verdict.verdict },
+      projectType: t.project ? null : (t.projectType ?? null), created: at, validFrom: at, sourceType: m.role === 'tool' ? 'tool' : 'chat',
+      importance: 0.5, meta: { ...(m.meta ?? {}), ...(verdict.verdict === 'pass' ? {} : { gate: verdict.detector, verdict: verdict.verdict }) },
     };
   }
+}
+
+/** The longest prefix of `s` whose UTF-8 encoding fits in `maxBytes` (never splits a character). */
+function cutUtf8(s: string, maxBytes: number): string {
+  if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
+  let lo = 0, hi = Math.min(s.length, maxBytes);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (Buffer.byteLength(s.slice(0, mid), 'utf8') <= maxBytes) lo = mid; else hi = mid - 1;
+  }
+  // Do not leave half a surrogate pair at the cut.
+  const c = s.charCodeAt(lo - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? lo - 1 : lo);
 }
 
 function labelOf(i: Item): SourceLabel {

@@ -164,7 +164,7 @@ describe('VaultIndex', () => {
       put(f, 'project-types/vscode-extension/Packaging.md', '---\nkind: feedback\n---\nAlways run vsce ls first.');
       put(f, 'procedural/Secrets.md', '---\ntags: [contains-secrets]\n---\nThe token lives in the keychain.');
       const report = await f.index.syncAll();
-      assert.deepEqual(report, { scanned: 4, added: 4, updated: 0, removed: 0, problems: 0, skipped: 0 });
+      assert.deepEqual(report, { scanned: 4, added: 4, updated: 0, removed: 0, problems: 0, skipped: 0, read: 4 });
       const build = note(f, 'vt:semantic/Build.md')!;
       assert.equal(build.summary, 'Builds run with esbuild');
       assert.equal(build.trust, 'ingested');
@@ -219,9 +219,10 @@ describe('VaultIndex', () => {
       assert.equal(it.created, created);
       assert.equal(it.updated, created + 60_000);
       put(f, 'semantic/a.md', '---\nsummary: Third summary\n---\nBody');
-      assert.deepEqual(await f.index.syncAll(), { scanned: 1, added: 0, updated: 1, removed: 0, problems: 0, skipped: 0 });
+      assert.deepEqual(await f.index.syncAll(), { scanned: 1, added: 0, updated: 1, removed: 0, problems: 0, skipped: 0, read: 1 });
       assert.equal(note(f, 'vt:semantic/a.md')!.summary, 'Third summary');
-      assert.deepEqual(await f.index.syncAll(), { scanned: 1, added: 0, updated: 0, removed: 0, problems: 0, skipped: 0 });
+      // Written just now: not settled (SETTLE_MS), so read again rather than trusted by its stat.
+      assert.deepEqual(await f.index.syncAll(), { scanned: 1, added: 0, updated: 0, removed: 0, problems: 0, skipped: 0, read: 1 });
     });
 
     it('removes the row and its links when the file is deleted (syncFile and syncAll)', async () => {
