@@ -7,6 +7,7 @@ export interface RecordedRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary request JSON that tests pick apart
   body: any;
   raw: string;
 }
@@ -43,7 +44,7 @@ export class FakeOpenAiServer {
   private constructor(private readonly server: http.Server, public handler: Handler) {}
 
   static async start(handler: Handler): Promise<FakeOpenAiServer> {
-    let self: FakeOpenAiServer;
+    const ref: { self?: FakeOpenAiServer } = {};
     const server = http.createServer((req, res) => {
       const parts: Buffer[] = [];
       req.on('data', (c: Buffer) => parts.push(c));
@@ -52,12 +53,13 @@ export class FakeOpenAiServer {
         let body: unknown = undefined;
         try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
         const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw };
+        const self = ref.self!;
         self.requests.push(rec);
         void Promise.resolve(self.handler(rec)).then((reply) => respond(res, reply));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new FakeOpenAiServer(server, handler);
+    const self = (ref.self = new FakeOpenAiServer(server, handler));
     return self;
   }
 
