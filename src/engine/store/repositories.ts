@@ -339,9 +339,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 // ---------------------------------------------------------------------------------------------
 // raw_blobs + raw_chunks: the raw record (R-WRITE-3). Each message is addressed by the sha256 of its
 // bytes (stored once, `seen` counts repeats) and lives in a slot of a chunk compressed per flush with
-// rawCodec's batch codec (~2.8× vs ~1.6× per message). Forgetting a message drops its row at once and
-// rewrites its chunk without it (the slot is blanked and the chunk re-compressed; a chunk with no live
-// slot is deleted), so forgotten text really leaves the database.
+// rawCodec's batch codec (~2.8× vs ~1.6× per message). A small flush (a short chat session) is merged
+// with the newest chunk while that stays ≤ 32 KiB of text — written as a NEW chunk that the old chunk's
+// rows move to, never appended in place, so a writer working from a stale read can duplicate bytes but
+// never lose a message. Forgetting a message drops its row at once and rewrites its chunk without it
+// (slot blanked, chunk re-compressed; a chunk with no live slot is deleted), so forgotten text really
+// leaves the database. (Two forgets racing from stale reads can leave a forgotten slot's bytes until the
+// chunk's next rewrite, which blanks every slot without a row.)
 
 export interface RawBlob {
   hash: string;
@@ -361,9 +365,10 @@ export function blobHash(text: string): string {
 }
 
 const CHUNK_CODEC = 'batch-deflate-dict-v1';
-// 64 KiB of message bytes per chunk: twice deflate's 32 KiB window (so the ratio is already at its
-// plateau) while reading one message never inflates more than ~64 KiB.
-const CHUNK_MAX_RAW_BYTES = 64 * 1024;
+// 32 KiB of message bytes per chunk = deflate's window (beyond it the ratio stops improving) and about
+// one R-WRITE-3 flush (~8,000 tokens); reading one message never inflates more than that. A single
+// larger flush still goes into as many chunks as it needs.
+const CHUNK_MAX_RAW_BYTES = 32 * 1024;
 // Decompressed chunks kept per open store: a conversation's messages sit in a few chunks, so 8 covers
 // reading one conversation (expand, summary rebuild) without inflating the same chunk per message.
 const CHUNK_CACHE_ENTRIES = 8;
@@ -395,6 +400,10 @@ export class RawBlobsRepo extends Repo {
   private readonly addedRows = new Map<string, { chunkId: string; index: number }>();
   private readonly goneRows = new Set<string>();
   private readonly pendingChunks = new Map<string, { texts: string[]; live: Set<number> }>();
+  /** Chunks this transaction merged into a new one: old id → new id. */
+  private readonly moved = new Map<string, string>();
+  private lastChunk: string | undefined;
+  private tailFull = false;
 
   private get cache(): ChunkCache {
     let c = chunkCaches.get(this.q);
@@ -424,25 +433,58 @@ export class RawBlobsRepo extends Repo {
       else { freshSet.add(hash); fresh.push({ hash, text, bytes: encodeText(text).length }); }
     });
     for (let i = 0; i < fresh.length; ) {
+      // The newest chunk is the base when this group still fits beside its live messages.
+      const base = i === 0 ? this.tailChunk() : undefined;
+      const texts0 = base ? base.chunk.texts.map((t, k) => (base.chunk.live.has(k) ? t : '')) : [];
+      let bytes = base ? base.bytes : 0;
       const group: typeof fresh = [];
-      let bytes = 0;
-      while (i < fresh.length && (group.length === 0 || bytes + fresh[i]!.bytes <= CHUNK_MAX_RAW_BYTES)) { bytes += fresh[i]!.bytes; group.push(fresh[i++]!); }
+      while (i < fresh.length && (bytes === 0 || bytes + fresh[i]!.bytes <= CHUNK_MAX_RAW_BYTES)) { bytes += fresh[i]!.bytes; group.push(fresh[i++]!); }
+      if (base && group.length === 0) { i = 0; this.tailFull = true; continue; }
       const chunkId = newRowId(at);
-      const groupTexts = group.map((g) => g.text);
+      const all = [...texts0, ...group.map((g) => g.text)];
       this.write('INSERT INTO raw_chunks (id, data, codec, raw_bytes, messages, gen, created) VALUES (?, ?, ?, ?, ?, 0, ?)',
-        [chunkId, new Uint8Array(compressBatch(groupTexts)), CHUNK_CODEC, bytes, group.length, at]);
-      this.pendingChunks.set(chunkId, { texts: groupTexts, live: new Set(group.map((_, k) => k)) });
+        [chunkId, new Uint8Array(compressBatch(all)), CHUNK_CODEC, bytes, all.length, at]);
+      const live = new Set(base ? base.chunk.live : []);
+      if (base) {
+        // Move the base's rows (whatever rows it has when applied) and drop it once nothing points at it.
+        this.write('UPDATE raw_blobs SET chunk_id = ? WHERE chunk_id = ?', [chunkId, base.id]);
+        this.write('DELETE FROM raw_chunks WHERE id = ? AND NOT EXISTS (SELECT 1 FROM raw_blobs WHERE chunk_id = ?)', [base.id, base.id]);
+        this.moved.set(base.id, chunkId);
+        for (const [h, r] of this.addedRows) if (r.chunkId === base.id) this.addedRows.set(h, { chunkId, index: r.index });
+        this.pendingChunks.delete(base.id);
+        this.cache.evict(base.id);
+      }
       group.forEach((g, k) => {
+        const index = texts0.length + k;
+        live.add(index);
         // ON CONFLICT: another window stored the same content meanwhile; its row wins and this slot is
         // orphaned (blanked at the chunk's next rewrite).
         this.write('INSERT INTO raw_blobs (hash, chunk_id, idx, raw_bytes, seen, created) VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT(hash) DO UPDATE SET seen = seen + 1',
-          [g.hash, chunkId, k, g.bytes, at]);
-        this.addedRows.set(g.hash, { chunkId, index: k });
+          [g.hash, chunkId, index, g.bytes, at]);
+        this.addedRows.set(g.hash, { chunkId, index });
         this.goneRows.delete(g.hash);
       });
+      this.pendingChunks.set(chunkId, { texts: all, live });
+      this.lastChunk = chunkId;
     }
     for (const hash of repeats) this.write('UPDATE raw_blobs SET seen = seen + 1 WHERE hash = ?', [hash]);
     return hashes;
+  }
+
+  /**
+   * The newest chunk (this transaction's last one, else the last inserted: rowid order, since `created`
+   * ties under a fixed clock) with its live bytes, unless full. Any chunk with room would be correct.
+   */
+  private tailChunk(): { id: string; chunk: { texts: string[]; live: Set<number> }; bytes: number } | undefined {
+    if (this.tailFull) return undefined;
+    const id = this.lastChunk ?? str(this.q.get('SELECT id FROM raw_chunks ORDER BY rowid DESC LIMIT 1')?.id);
+    if (!id) return undefined;
+    const chunk = this.pendingChunk(id);
+    if (!chunk || chunk.live.size === 0) return undefined;
+    let bytes = 0;
+    for (const k of chunk.live) bytes += encodeText(chunk.texts[k] ?? '').length;
+    if (bytes >= CHUNK_MAX_RAW_BYTES) { this.tailFull = true; return undefined; }
+    return { id, chunk, bytes };
   }
 
   get(hash: string): RawBlob | undefined {
@@ -497,13 +539,24 @@ export class RawBlobsRepo extends Repo {
       [new Uint8Array(compressBatch(chunk.texts)), rawBytes, row.chunkId]);
   }
 
+  /** Every chunk's decompressed slots (blanked ones included), for integrity checks and tests; return false to stop. */
+  forEachChunk(cb: (chunk: { id: string; gen: number; texts: string[]; storedBytes: number }) => boolean | void): void {
+    this.q.each('SELECT id, gen, data FROM raw_chunks ORDER BY created, id', [], (r) => {
+      const data = r.data as Uint8Array;
+      return cb({ id: String(r.id), gen: Number(r.gen), texts: decompressBatch(data), storedBytes: data.byteLength });
+    });
+  }
+
   /** Where a message lives as this transaction sees it (its own puts and deletes included). */
   private rowOf(hash: string): { chunkId: string; index: number } | undefined {
     const added = this.addedRows.get(hash);
     if (added) return added;
     if (this.goneRows.has(hash)) return undefined;
     const r = this.q.get('SELECT chunk_id, idx FROM raw_blobs WHERE hash = ?', [hash]);
-    return r ? { chunkId: String(r.chunk_id), index: Number(r.idx) } : undefined;
+    if (!r) return undefined;
+    let chunkId = String(r.chunk_id);
+    for (let next = this.moved.get(chunkId); next; next = this.moved.get(chunkId)) chunkId = next;
+    return { chunkId, index: Number(r.idx) };
   }
 
   private pendingChunk(chunkId: string): { texts: string[]; live: Set<number> } | undefined {

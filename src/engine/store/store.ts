@@ -509,6 +509,33 @@ export class Store extends Disposable {
     return this.lastSeq;
   }
 
+  /**
+   * Ids touched by the records after `seq` up to the current sequence, read from the journal — for
+   * caches persisted at `seq` (the recall index) to catch up. null when the journal no longer holds
+   * all of them (compacted since, or `seq` is ahead of this store): the caller rebuilds instead.
+   */
+  touchedIdsSince(seq: number): string[] | null {
+    if (this.closed || !Number.isInteger(seq) || seq < 0 || seq > this.lastSeq) return null;
+    if (seq === this.lastSeq) return [];
+    const jbuf = readIfExists(this.journalPath);
+    const header = jbuf ? decodeHeader(jbuf) : undefined;
+    if (!jbuf || !header || header.baseSeq > seq) return null;
+    const ids = new Set<string>();
+    let expect = seq + 1;
+    for (const r of scanRecords(jbuf.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES).records) {
+      if (r.seq <= seq) continue;
+      if (r.seq > this.lastSeq) break;
+      if (r.seq !== expect) return null;
+      expect++;
+      try {
+        for (const id of (JSON.parse(r.payload.toString('utf8')) as Payload).t) ids.add(id);
+      } catch {
+        return null;
+      }
+    }
+    return expect === this.lastSeq + 1 ? [...ids] : null;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // open
 

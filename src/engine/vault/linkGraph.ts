@@ -10,12 +10,19 @@ export interface AmbiguousLink { from: string; target: string; chosen: string; c
 
 type LinkInput = string | { target: string };
 
+// keyOf and normalizeTarget run for every note and link when the graph loads (10k notes, ~20k links at
+// activation): plain string operations, regexes only for the rare target that needs cleaning.
 function keyOf(relPath: string): string {
-  return relPath.replace(/\.md$/i, '').toLowerCase();
+  const k = relPath.toLowerCase();
+  return k.endsWith('.md') ? k.slice(0, -3) : k;
 }
 
+/** Written targets that need trimming, backslashes turned round or a leading ./ or / removed. */
+const NEEDS_CLEANING = /^[\s./]|\s$|\\/;
+
 function normalizeTarget(t: string): string {
-  return t.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '').replace(/\.md$/i, '').toLowerCase();
+  const s = NEEDS_CLEANING.test(t) ? t.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '') : t;
+  return keyOf(s);
 }
 
 /** Basename key of a note's rel path (lowercase, no .md). */
@@ -39,7 +46,7 @@ export class LinkGraph {
   private readonly byKey = new Map<string, string>();
   private readonly byBase = new Map<string, string[]>();
   /** Basename key of a written target → notes with such a target: which links a note's arrival or departure can re-resolve. */
-  private readonly byTargetBase = new Map<string, Set<string>>();
+  private readonly byTargetBase = new Map<string, string[]>();
   private resolved: { out: Map<string, string[]>; back: Map<string, string[]>; broken: BrokenLink[]; ambiguous: AmbiguousLink[] } | null = null;
 
   /** Sets (or replaces) a note's outgoing links. */
@@ -63,6 +70,8 @@ export class LinkGraph {
   }
 
   has(id: string): boolean { return this.raw.has(id); }
+  /** Number of notes in the graph. */
+  get size(): number { return this.raw.size; }
   noteIds(): string[] { return [...this.raw.keys()].sort(); }
   /** A note's link targets as written (empty for an unknown note). */
   targets(id: string): string[] { return [...(this.raw.get(id) ?? [])]; }
@@ -83,21 +92,25 @@ export class LinkGraph {
     return out;
   }
 
+  // Lists, not Sets: most bases have one or two sources, and a Set each costs more than the graph itself.
   private targetsAdd(id: string, targets: readonly string[]): void {
     for (const t of targets) {
       const b = targetBase(t);
-      const set = this.byTargetBase.get(b);
-      if (set) set.add(id); else this.byTargetBase.set(b, new Set([id]));
+      const list = this.byTargetBase.get(b);
+      if (!list) this.byTargetBase.set(b, [id]);
+      // One note's targets are added together (setNote removes its old ones first): a repeat sits at the end.
+      else if (list[list.length - 1] !== id) list.push(id);
     }
   }
 
   private targetsRemove(id: string, targets: readonly string[]): void {
     for (const t of targets) {
       const b = targetBase(t);
-      const set = this.byTargetBase.get(b);
-      if (!set) continue;
-      set.delete(id);
-      if (set.size === 0) this.byTargetBase.delete(b);
+      const list = this.byTargetBase.get(b);
+      if (!list) continue;
+      const i = list.indexOf(id);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.byTargetBase.delete(b);
     }
   }
 

@@ -180,6 +180,9 @@ export class VaultIndex {
       this.logger.warn('vault.missing', { reason: scan.missing ? 'unreadable' : 'empty', rows: stampByPath.size, rebuild });
       return { ...report, missing: true };
     }
+    // Another process (or index) may have added or removed notes since the graph was loaded: unchanged files
+    // are not parsed, so their links must come from the store.
+    if (this.links.size !== stampByPath.size || scan.entries.some((e) => e.unchanged && !this.links.has(e.id))) this.loadFromStore();
     const keepUnder = scan.unreadableDirs.map((d) => `${d}/`);
     const seen = new Set<string>();
     const puts: { input: ItemInput; links: string[]; isNew: boolean }[] = [];

@@ -150,9 +150,10 @@ async function statAll(candidates: Candidate[]): Promise<(PreStat | undefined)[]
     if (c.problem) continue;
     try {
       // Wall-clock time on purpose (not the engine Clock): it is compared with the filesystem's own mtimes.
-      out[i] = { st: fs.statSync(c.abs), at: Date.now() };
+      const st = fs.statSync(c.abs, { throwIfNoEntry: false });
+      if (st?.isFile()) out[i] = { st, at: Date.now() };
     } catch {
-      out[i] = undefined;
+      // left to readOne, which reports it
     }
   }
   return out;
@@ -161,14 +162,17 @@ async function statAll(candidates: Candidate[]): Promise<(PreStat | undefined)[]
 /** Longest synchronous stat run (ms) before the scanner yields to the event loop. */
 const SLICE_MS = 8;
 
-async function readOne(c: Candidate, opts: Required<Pick<ScanOptions, 'maxBytes'>> & ScanOptions, logger: Logger, pre?: PreStat): Promise<ScanEntry> {
+function stampOf(p: PreStat): FileStampInfo {
+  return { mtimeMs: p.st.mtimeMs, size: p.st.size, settled: p.at - p.st.mtimeMs >= SETTLE_MS };
+}
+
+async function readOne(c: Candidate, opts: Required<Pick<ScanOptions, 'maxBytes'>> & ScanOptions, logger: Logger): Promise<ScanEntry> {
   const id = noteId(c.relPath);
   if (c.problem) return { relPath: c.relPath, id, problem: c.problem };
   try {
-    const st = pre?.st ?? await fs.promises.stat(c.abs);
-    const file: FileStampInfo = { mtimeMs: st.mtimeMs, size: st.size, settled: (pre?.at ?? Date.now()) - st.mtimeMs >= SETTLE_MS };
-    const known = opts.known?.(c.relPath);
-    if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return { relPath: c.relPath, id, unchanged: true, file };
+    const st = await fs.promises.stat(c.abs);
+    // Wall-clock time on purpose (not the engine Clock): it is compared with the filesystem's own mtimes.
+    const file = stampOf({ st, at: Date.now() });
     if (st.size > opts.maxBytes) {
       logger.warn('vault.scan.skipped', { code: 'too_large', pathHash: pathHash(c.relPath), bytes: st.size });
       return { relPath: c.relPath, id, file, problem: { code: 'too_large', message: `larger than ${opts.maxBytes} bytes; not indexed` } };
@@ -188,22 +192,34 @@ async function readOne(c: Candidate, opts: Required<Pick<ScanOptions, 'maxBytes'
   }
 }
 
-/** Reads the candidates with up to `concurrency` reads in flight, yielding entries in path order. */
-async function* readAll(candidates: Candidate[], options: ScanOptions, logger: Logger): AsyncGenerator<ScanEntry> {
+/** Reads the candidates with up to `concurrency` reads in flight; returns entries in path order. */
+async function readAll(candidates: Candidate[], options: ScanOptions, logger: Logger): Promise<ScanEntry[]> {
   const opts = { ...options, maxBytes: options.maxBytes ?? MAX_NOTE_BYTES };
   const conc = Math.max(1, options.concurrency ?? 16);
-  // With a `known` lookup most files end at their stat: take those in bulk first.
-  const pre = options.known ? await statAll(candidates) : [];
+  const out: ScanEntry[] = new Array(candidates.length);
+  // With a `known` lookup most files end at their stat: take those in bulk, with no promise per file.
+  const rest: number[] = [];
+  if (options.known) {
+    const pre = await statAll(candidates);
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i];
+      const p = pre[i];
+      const known = p && opts.known!(c.relPath);
+      if (p && known && known.mtimeMs === p.st.mtimeMs && known.size === p.st.size) {
+        out[i] = { relPath: c.relPath, id: noteId(c.relPath), unchanged: true, file: stampOf(p) };
+      } else rest.push(i);
+    }
+  } else for (let i = 0; i < candidates.length; i++) rest.push(i);
   // A sliding window, not batches: one slow file does not hold the other slots idle. readOne never rejects.
-  const pending: Promise<ScanEntry>[] = [];
   let next = 0;
-  const start = () => { const i = next++; pending.push(readOne(candidates[i], opts, logger, pre[i])); };
-  while (next < candidates.length && pending.length < conc) start();
-  while (pending.length) {
-    const e = await pending.shift()!;
-    if (next < candidates.length) start();
-    yield e;
-  }
+  const worker = async () => {
+    while (next < rest.length) {
+      const i = rest[next++];
+      out[i] = await readOne(candidates[i], opts, logger);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(conc, rest.length) }, worker));
+  return out;
 }
 
 /** Yields entries in path order, reading up to `concurrency` files at a time. A missing vault yields nothing. */
@@ -216,7 +232,7 @@ export async function* iterateVault(vaultDir: string, options: ScanOptions = {})
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no vault yet: nothing to index
     throw e;
   }
-  yield* readAll(listing.candidates, options, logger);
+  yield* await readAll(listing.candidates, options, logger);
 }
 
 /** Every note in the vault, in path order. */
@@ -234,8 +250,7 @@ export async function scanVaultTree(vaultDir: string, options: ScanOptions = {})
     logger.warn('vault.scan.root_unreadable', { code: errorCode(e) });
     return { entries: [], missing: true, empty: false, unreadableDirs: [] };
   }
-  const entries: ScanEntry[] = [];
-  for await (const e of readAll(listing.candidates, options, logger)) entries.push(e);
+  const entries = await readAll(listing.candidates, options, logger);
   logger.info('vault.scan.done', {
     notes: entries.filter((e) => e.unchanged || (e.parsed && !e.parsed.skipped)).length,
     unchanged: entries.filter((e) => e.unchanged).length,

@@ -49,4 +49,33 @@ describe('LinkGraph', () => {
     assert.deepEqual(g.backlinks('vt:semantic/Coffee.md'), []);
     assert.deepEqual(g.outgoing('vt:unknown.md'), []);
   });
+
+  it('resolves as before after removing notes, including one whose path differs from another only in case', () => {
+    const g = graph();
+    g.setNote('vt:semantic/coffee.md', []);
+    g.setNote('vt:semantic/Me.md', ['semantic/coffee', 'Plan']);
+    assert.equal(g.resolve('semantic/coffee').id, 'vt:semantic/Coffee.md');
+    g.removeNote('vt:semantic/Coffee.md');
+    assert.equal(g.resolve('semantic/coffee').id, 'vt:semantic/coffee.md');
+    g.removeNote('vt:semantic/coffee.md');
+    assert.deepEqual(g.resolve('coffee'), { candidates: [] });
+    g.removeNote('vt:projects/p1/Plan.md');
+    assert.deepEqual(g.resolve('Plan'), { id: 'vt:projects/p2/Plan.md', candidates: ['vt:projects/p2/Plan.md'] });
+    assert.deepEqual(g.outgoing('vt:semantic/Me.md'), ['vt:projects/p2/Plan.md']);
+  });
+
+  it('lists the links a note\'s arrival or departure can re-resolve: those ending in its basename', () => {
+    const g = graph();
+    g.setNote('vt:semantic/A.md', ['plan', './projects/p1/Plan.md', 'Coffee', 'plan']);
+    g.setNote('vt:semantic/B.md', ['other/plan', 'Style Guide']);
+    assert.deepEqual(g.linksNear(['vt:projects/p3/PLAN.md']), [
+      { from: 'vt:semantic/A.md', target: 'plan' },
+      { from: 'vt:semantic/A.md', target: './projects/p1/Plan.md' },
+      { from: 'vt:semantic/B.md', target: 'other/plan' },
+    ]);
+    g.setNote('vt:semantic/A.md', ['Coffee']);
+    g.removeNote('vt:semantic/B.md');
+    assert.deepEqual(g.linksNear(['vt:projects/p3/plan.md']), []);
+    assert.deepEqual(g.linksNear(['vt:x/coffee.md']), [{ from: 'vt:semantic/A.md', target: 'Coffee' }]);
+  });
 });
