@@ -5,6 +5,7 @@ import { benchLocomo } from './locomo';
 import { benchRecall } from './recall';
 import { benchStore } from './store';
 import { benchVault } from './vault';
+import { benchWrite } from './write';
 
 const num = (v: string | boolean | undefined): number | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
 
@@ -34,6 +35,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',
     default: true,
     run: benchLocomo,
+  },
+  write: {
+    summary: 'recordTurn ack p50/p95, write → searchable (keyword, vector), raw-record ratio on LoCoMo, flush throughput',
+    default: true,
+    run: benchWrite,
   },
   harness: {
     summary: 'self-check of the harness: a tight loop against a baseline run in the same process',

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { MemoryEngine } from '../../../src/engine/engine';
+import type { ImportMessage } from '../../../src/engine/write/turnWriter';
+import { createTestEngine, turn, type TestEngine } from '../engine/builders';
+
+interface LocomoSample { sample_id: string; speaker_a: string; sessions: { id: number | string; date_time: string; turns: { speaker: string; text: string }[] }[] }
+
+/** The LoCoMo dev set beside the checkout (../shared/bench-data), if this machine has it. */
+function locomoFile(): string | undefined {
+  let dir = __dirname;
+  for (let i = 0; i < 7; i++) {
+    const f = path.join(dir, '..', 'shared', 'bench-data', 'locomo-dev.json');
+    if (existsSync(f)) return f;
+    dir = path.dirname(dir);
+  }
+  return undefined;
+}
+
+function chunkTexts(engine: MemoryEngine): string[] {
+  const out: string[] = [];
+  engine.store.rawBlobs.forEachChunk((c) => { out.push(...c.texts); });
+  return out;
+}
+
+describe('raw record (chunked, content-addressed)', () => {
+  let t: TestEngine;
+  beforeEach(async () => { t = await createTestEngine({ syncVault: false }); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('stores a flush in one compressed chunk and reads every message back verbatim', async () => {
+    const ids: string[] = [];
+    const topics = ['the release train moved to Thursday for the Ünïcode 🙂 regression pass', 'Postgres vacuum settings on the reporting replica',
+      'the onboarding checklist for new contractors in Berlin', 'rotating the signing certificate before it expires in May',
+      'why the nightly export to S3 doubled in size last week', 'the font licence for the marketing site redesign'];
+    for (const [i, topic] of topics.entries()) ids.push(...(await t.engine.recordTurn(turn({ user: `Message ${i}: can you summarise what we know about ${topic}?` }))).ids);
+    await t.engine.flush();
+    const st = t.engine.store.rawBlobs.stats();
+    assert.equal(st.chunks, 1, 'one chunk for the flush');
+    assert.ok(ids.length >= 6);
+    assert.equal(st.blobs, ids.length);
+    for (const id of ids) {
+      const it = t.engine.store.items.get(id)!;
+      assert.equal(it.text, null, 'the inline text is dropped after the flush');
+      assert.ok(t.engine.writer.textOf(it).startsWith(it.role === 'user' ? 'Message' : 'Answer number'));
+    }
+  });
+
+  it('stores a repeated message once and counts it twice, within one flush and across flushes', async () => {
+    const text = 'The quarterly report is due on the first Monday of December, and finance wants it in PDF.';
+    await t.engine.importMessages([
+      { conversation: 'a', role: 'user', text, at: 1 },
+      { conversation: 'a', role: 'user', text, at: 2 },
+    ]);
+    await t.engine.flush();
+    await t.engine.importMessages([{ conversation: 'b', role: 'user', text, at: 3 }]);
+    await t.engine.flush();
+    const raws = t.engine.store.items.list({ kind: 'raw' });
+    assert.equal(raws.length, 3, 'every occurrence keeps its own provenance row');
+    assert.equal(new Set(raws.map((r) => r.blobHash)).size, 1);
+    const blob = t.engine.store.rawBlobs.get(raws[0]!.blobHash!)!;
+    assert.equal(blob.seen, 3);
+    assert.equal(blob.text, text);
+    assert.equal(chunkTexts(t.engine).filter((x) => x === text).length, 1, 'the bytes are stored once');
+  });
+
+  it('merges small flushes into the newest chunk instead of one chunk per flush', async () => {
+    for (let c = 0; c < 5; c++) {
+      await t.engine.recordTurn(turn({ conversation: `small-${c}`, user: `Session ${c}: the staging cluster was upgraded to Kubernetes 1.31 and the ingress rules need a review.` }));
+      await t.engine.flush();
+    }
+    const st = t.engine.store.rawBlobs.stats();
+    assert.equal(st.chunks, 1);
+    assert.equal(st.blobs, 10);
+    for (const it of t.engine.store.items.list({ kind: 'raw' })) assert.notEqual(t.engine.writer.textOf(it), '', `${it.id} is readable after the merges`);
+  });
+
+  it('compresses LoCoMo-sized conversations at least 2.5× after their flushes', async function () {
+    const file = locomoFile();
+    if (!file) this.skip();
+    this.timeout(120_000);
+    const samples = JSON.parse(readFileSync(file!, 'utf8')) as LocomoSample[];
+    const sample = samples[0]!;
+    // One conversation per LoCoMo session, flushed on its own as a chat session's end would.
+    for (const s of sample.sessions) {
+      const msgs: ImportMessage[] = s.turns.map((tr, i) => ({
+        conversation: `${sample.sample_id}-S${s.id}`, role: tr.speaker === sample.speaker_a ? 'user' : 'assistant', text: `[${tr.speaker}] ${tr.text}`, at: 1_000 + i,
+      }));
+      await t.engine.importMessages(msgs);
+      await t.engine.flush();
+    }
+    const rr = t.engine.status().rawRecord;
+    assert.ok(rr.ratio !== null && rr.ratio >= 2.5, `raw record ratio ${rr.ratio} ≥ 2.5`);
+    assert.ok(rr.blobs > 300);
+  });
+
+  it('purges a forgotten message from its chunk while its chunk-mates stay readable', async () => {
+    const secretish = 'My home address is 12 Birch Lane, Leeds, and the spare key is under the blue flowerpot.';
+    const r1 = await t.engine.recordTurn(turn({ user: secretish }));
+    const r2 = await t.engine.recordTurn(turn({ user: 'The team offsite is planned for the second week of March in the Lisbon office.' }));
+    await t.engine.flush();
+    assert.equal(t.engine.store.rawBlobs.stats().chunks, 1);
+    const gen0 = (() => { let g = -1; t.engine.store.rawBlobs.forEachChunk((c) => { g = c.gen; }); return g; })();
+    await t.engine.forget(r1.ids[0]!);
+    assert.ok(!chunkTexts(t.engine).some((x) => x.includes('Birch Lane')), 'the forgotten bytes left the chunk');
+    let gen1 = -1;
+    t.engine.store.rawBlobs.forEachChunk((c) => { gen1 = c.gen; });
+    assert.equal(gen1, gen0 + 1, 'the chunk was rewritten');
+    const mate = t.engine.store.items.get(r2.ids[0]!)!;
+    assert.match(t.engine.writer.textOf(mate), /Lisbon office/);
+    const hits = await t.engine.search('Birch Lane flowerpot', {});
+    assert.ok(!hits.some((h) => h.id === r1.ids[0]), 'search no longer finds it');
+    // After close (compaction) and reopen the text is nowhere in the chunks either.
+    await t.reopen();
+    assert.ok(!chunkTexts(t.engine).some((x) => x.includes('Birch Lane')));
+    assert.match(t.engine.writer.textOf(t.engine.store.items.get(r2.ids[0]!)!), /Lisbon office/);
+  });
+
+  it('deletes a chunk once its last live message is forgotten', async () => {
+    const r = await t.engine.importMessages([{ conversation: 'solo', role: 'user', text: 'A single message that will be forgotten again right after it was flushed.', at: 5 }]);
+    await t.engine.flush();
+    assert.equal(t.engine.store.rawBlobs.stats().chunks, 1);
+    await t.engine.forget(r[0]!);
+    const st = t.engine.store.rawBlobs.stats();
+    assert.equal(st.chunks, 0);
+    assert.equal(st.blobs, 0);
+    assert.equal(st.storedBytes, 0);
+  });
+
+  it('composes several forgets and puts inside one transaction', async () => {
+    const texts = ['alpha message about the build cache', 'bravo message about the deploy key rotation', 'charlie message about flaky tests'];
+    const hashes = await t.engine.store.transaction((tx) => tx.rawBlobs.putMany(texts, 10));
+    await t.engine.store.transaction((tx) => {
+      tx.rawBlobs.delete(hashes[0]!);
+      tx.rawBlobs.delete(hashes[2]!);
+      tx.rawBlobs.putMany(['delta message added in the same transaction'], 11);
+    });
+    const all = chunkTexts(t.engine);
+    assert.ok(!all.some((x) => x.startsWith('alpha') || x.startsWith('charlie')), 'both forgotten slots are blank');
+    assert.equal(t.engine.store.rawBlobs.get(hashes[1]!)!.text, texts[1]);
+    assert.equal(t.engine.store.rawBlobs.get(hashes[0]!), undefined);
+    assert.equal(t.engine.store.rawBlobs.stats().blobs, 2);
+  });
+
+  it('writes the raw record and the derivation of a flush as one journal record', async () => {
+    await t.engine.recordTurn(turn({ user: 'Deployment notes for the payments team:\nregion: eu-central-1\nowner: Dana' }));
+    const before = t.engine.store.stats().seq;
+    await t.engine.flush();
+    assert.equal(t.engine.store.stats().seq, before + 1, 'one atomic record: a crash leaves all of it or none');
+    // A crash right after: the journal alone restores chunks and rows.
+    t.engine.writer.dispose();
+    t.engine.store.dispose();
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger, syncVault: false });
+    const raw = t.engine.store.items.list({ kind: 'raw' });
+    assert.equal(raw.length, 2);
+    for (const it of raw) assert.ok(t.engine.writer.textOf(it).length > 20);
+    assert.equal(t.engine.status().bufferedMessages, 0);
+  });
+});
