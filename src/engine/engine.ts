@@ -1,11 +1,12 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { promises as fsp, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
 import { HashEmbedder } from './embed/hashEmbedder';
-import { MemoryError } from './errors';
+import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
@@ -42,7 +43,8 @@ export interface EngineStatus {
   enabled: boolean;
   storeDir: string;
   vaultDir: string;
-  embedder: { id: string; model: string | null; dims: number };
+  /** The embedder in use, why it was chosen, and its vectors: "X of Y" items that should have one. */
+  embedder: { id: string; model: string | null; dims: number; reason: string; vectors: string };
   items: Record<string, number>;
   recallable: { summaries: number; facts: number };
   vectors: { summaries: string; facts: string; total: number; pending: number; partitions: number; lastRun: string | null };
@@ -80,6 +82,13 @@ export class MemoryEngine extends Disposable {
   private vaultSynced: Promise<void> = Promise.resolve();
   private readonly pendingLogs = new Set<Promise<void>>();
   private closed = false;
+  // Recall index persistence (see loadIndex / persistIndex): what was last written, and the idle timer.
+  private persisted = { seq: -1, version: -1, vectorVersion: -1, embedder: '' };
+  private persistTimer: NodeJS.Timeout | undefined;
+  private vectorFill: Promise<void> | undefined;
+  private embedderInfo: { model: string | null; reason: string } = { model: null, reason: 'configured' };
+  /** How the recall index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
+  indexOpen: { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number } = { mode: 'rebuilt', caughtUp: 0, adoptedVectors: 0, ms: 0 };
 
   private constructor(
     readonly store: Store,
@@ -106,10 +115,8 @@ export class MemoryEngine extends Disposable {
     const engine = new MemoryEngine(store, opts, logger, clock, opts.embedder ?? new HashEmbedder());
     try {
       mkdirSync(engine.vaultDir, { recursive: true });
-      const started = Date.now();
       engine.vault.loadFromStore();
-      engine.reindexAll();
-      logger.info('engine.index_built', { items: engine.index.size, ms: Date.now() - started });
+      engine.loadIndex();
       const sync = opts.syncVault ?? 'await';
       if (sync !== false) {
         const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(
@@ -291,7 +298,10 @@ export class MemoryEngine extends Disposable {
       enabled: s.enabled,
       storeDir: this.store.dir,
       vaultDir: this.vaultDir,
-      embedder: { id: this.index.embedderId, model: this.index.embedderId.startsWith('hash') ? null : s.embedderModel, dims: 384 },
+      embedder: {
+        id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
+        vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
+      },
       items: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v ?? 0])),
       recallable: { summaries: recallSummaries, facts: recallFacts },
       vectors: {
@@ -318,6 +328,7 @@ export class MemoryEngine extends Disposable {
     if (this.closed) return;
     this.closed = true;
     if (this.vectorTimer) clearTimeout(this.vectorTimer);
+    if (this.persistTimer) clearTimeout(this.persistTimer);
     this.writer.dispose();
     await this.vaultSynced;
     await Promise.all([...this.pendingLogs]);
@@ -326,6 +337,8 @@ export class MemoryEngine extends Disposable {
     } catch (e) {
       this.logger.warn('close.flush_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
     }
+    await this.vectorFill?.catch(() => undefined);
+    this.persistIndex('close');
     await this.store.close();
     this.dispose();
   }
@@ -336,12 +349,196 @@ export class MemoryEngine extends Disposable {
     if (this.closed) throw new MemoryError('E_CLOSED', 'the memory engine is closed');
   }
 
+  /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
   private reindexAll(): void {
-    this.store.items.forEach({}, (it) => { this.indexItem(it); });
+    const seen = new Set<string>();
+    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
+    for (const id of this.index.allIds()) if (!seen.has(id)) this.index.remove(id);
+  }
+
+  // ------------------------------------------------------------------ recall index persistence
+
+  private indexFile(): string { return path.join(this.store.dir, 'index', 'recall.idx'); }
+  private vectorFile(embedderId: string): string { return path.join(this.store.dir, 'vectors', `${embedderId}.bin`); }
+
+  /**
+   * Brings the recall index up at open: the saved image (keyword side, metadata, doc ids) when it
+   * loads and the journal still holds every record after its sequence number (only those items are
+   * re-read), else a full rebuild from the store. Then the embedder's saved vectors are adopted where
+   * their text is unchanged, and missing vectors are made in the background. Never fails on a bad file.
+   */
+  private loadIndex(): void {
+    const started = Date.now();
+    let mode: 'loaded' | 'rebuilt' = 'rebuilt';
+    let caughtUp = 0;
+    let touched: string[] | null = null;
+    let restoredSeq = -1;
+    if (!this.store.openReport.needsReindex) {
+      try {
+        const restored = this.index.restore(readFileSync(this.indexFile()));
+        restoredSeq = restored.seq;
+        touched = this.store.touchedIdsSince(restored.seq);
+        if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') this.logger.warn('index.load_failed', { error: errorCode(e) });
+      }
+    }
+    if (touched) {
+      const ids = touched.filter((id) => kindOfId(id));
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
+        for (const id of chunk) {
+          const it = found.get(id);
+          if (it) this.indexItem(it);
+          else this.index.remove(id);
+        }
+      }
+      mode = 'loaded';
+      caughtUp = ids.length;
+      // Nothing to catch up: the file on disk is current until something changes.
+      if (ids.length === 0 && touched.length === 0) this.persisted = { ...this.persisted, seq: restoredSeq, version: this.index.version };
+    } else {
+      this.index.clear();
+      this.reindexAll();
+    }
+    const adoptedVectors = this.adoptVectorFile();
+    this.indexOpen = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
+    this.logger.info('engine.index_ready', { mode, items: this.index.size, caughtUp, adoptedVectors, ms: this.indexOpen.ms });
+    this.fillVectors();
+  }
+
+  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
+  private adoptVectorFile(): number {
+    const file = this.vectorFile(this.index.embedderId);
+    if (!existsSync(file)) return 0;
+    try {
+      const n = this.index.adoptVectors(file);
+      this.persisted.vectorVersion = this.index.vectorVersion;
+      this.persisted.embedder = this.index.embedderId;
+      return n;
+    } catch (e) {
+      this.logger.warn('vectors.load_failed', { embedder: this.index.embedderId, error: errorCode(e) });
+      return 0;
+    }
+  }
+
+  /** Queues and embeds, in the background and in slices, every item that should have a vector and has none. */
+  private fillVectors(): void {
+    if (this.closed) return;
+    if (this.vectorFill) {
+      // A fill for the previous embedder stops at its next slice; run again for the current one.
+      const current = this.vectorFill;
+      void current.then(() => { if (this.vectorFill === undefined) this.fillVectors(); });
+      return;
+    }
+    const run = (async () => {
+      await new Promise((r) => setImmediate(r)); // never on the caller's stack (open, a switch)
+      const embedderId = this.index.embedderId;
+      const ids = this.index.idsNeedingVectors();
+      if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
+      for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += 256) {
+        for (const it of this.store.items.getMany(ids.slice(i, i + 256))) this.index.queueVector(it.id, this.textOfItem(it));
+        await this.index.embedPending();
+        await new Promise((r) => setImmediate(r)); // let recalls run between slices
+      }
+      this.schedulePersist();
+    })();
+    this.vectorFill = run.catch((e) => this.logger.warn('vectors.fill_failed', { error: errorCode(e) })).finally(() => { this.vectorFill = undefined; });
+  }
+
+  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
+  async whenVectorsReady(): Promise<void> {
+    while (this.vectorFill) await this.vectorFill;
+    await this.index.embedPending();
+  }
+
+  /**
+   * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
+   * changed since the last save. Called on close and when idle — never on the per-turn path.
+   */
+  persistIndex(why: 'close' | 'idle' | 'switch' = 'idle'): void {
+    if (this.store.openReport.needsReindex && this.index.size === 0) return;
+    const started = Date.now();
+    try {
+      const seq = this.store.seq;
+      if (seq !== this.persisted.seq || this.index.version !== this.persisted.version) {
+        writeAtomic(this.indexFile(), this.index.serialize(seq));
+        this.persisted.seq = seq;
+        this.persisted.version = this.index.version;
+      }
+      if (this.index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== this.index.embedderId) {
+        this.index.saveVectors(this.vectorFile(this.index.embedderId));
+        this.persisted.vectorVersion = this.index.vectorVersion;
+        this.persisted.embedder = this.index.embedderId;
+      }
+      this.logger.info('index.saved', { why, seq, items: this.index.size, vectors: this.index.vectorCount, ms: Date.now() - started });
+    } catch (e) {
+      this.logger.warn('index.save_failed', { why, error: errorCode(e) });
+    }
+  }
+
+  /** Saves the index after 30 s without changes (the idle point; a crash then costs at most a catch-up). */
+  private schedulePersist(): void {
+    if (this.closed) return;
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      if (!this.closed) this.persistIndex('idle');
+    }, 30_000);
+    this.persistTimer.unref?.();
+  }
+
+  // ------------------------------------------------------------------ embedder lifecycle
+
+  /**
+   * Switches the embedder. The old vectors are saved (if changed) and dropped at once — never mixed
+   * with the new ones; the new embedder's saved file is adopted where texts are unchanged, and the
+   * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
+   */
+  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    this.ensureOpen();
+    const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
+    this.embedderInfo = { model, reason: info.reason ?? 'configured' };
+    if (embedder.id === this.index.embedderId) return;
+    const previous = this.index.embedderInUse;
+    if (this.persisted.embedder !== previous.id || this.persisted.vectorVersion !== this.index.vectorVersion) {
+      try {
+        this.index.saveVectors(this.vectorFile(previous.id));
+      } catch (e) {
+        this.logger.warn('vectors.save_failed', { embedder: previous.id, error: errorCode(e) });
+      }
+    }
+    this.index.setEmbedder(embedder);
+    this.persisted.vectorVersion = -1;
+    this.persisted.embedder = '';
+    const adopted = this.adoptVectorFile();
+    this.logger.info('embedder.switched', { from: previous.id, to: embedder.id, reason: this.embedderInfo.reason, adopted, items: this.index.embeddableCount });
+    this.fillVectors();
+    if (previous !== embedder && previous.id !== embedder.id) await previous.dispose?.().catch(() => undefined);
+  }
+
+  /**
+   * e5 when its weights are under `modelsDir` (or download is allowed), else the hash embedder;
+   * then `useEmbedder`. Never throws for a model problem: the reason says why hash was chosen.
+   */
+  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
+    this.ensureOpen();
+    const r = await loadEmbedderWithReason({ ...opts, logger: this.logger });
+    if (this.closed) {
+      await r.embedder.dispose?.().catch(() => undefined);
+      return { id: r.embedder.id, reason: r.reason };
+    }
+    await this.useEmbedder(r.embedder, { reason: r.reason, model: r.embedder instanceof E5Embedder ? r.embedder.modelId : null });
+    return { id: r.embedder.id, reason: r.reason };
+  }
+
+  private textOfItem(it: Item): string {
+    return it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
   }
 
   private indexItem(it: Item): void {
-    const text = it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
+    const text = this.textOfItem(it);
     const ix: IndexedItem = {
       id: it.id, kind: it.kind, text, project: it.project, projectType: it.projectType, conversation: it.conversation,
       trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
@@ -351,6 +548,7 @@ export class MemoryEngine extends Disposable {
   }
 
   private onStoreChange(ids: string[], reloaded: boolean): void {
+    this.recaller.noteStoreChange(ids, reloaded);
     if (reloaded) {
       for (const id of [...ids]) this.index.remove(id);
       this.reindexAll();
@@ -363,6 +561,7 @@ export class MemoryEngine extends Disposable {
       }
     }
     this.scheduleVectors();
+    this.schedulePersist();
     this.changeEmitter.fire({ ids });
   }
 
@@ -388,6 +587,25 @@ export function slug(s: string): string {
     .slice(0, 60)
     .replace(/-+$/g, '');
   return base || 'note';
+}
+
+/** temp (unique per process) + fsync + rename: a reader sees the old file or the new one, never half. */
+function writeAtomic(file: string, data: Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* never written */ }
+    throw e;
+  }
 }
 
 export { serializeNote, existsSync };

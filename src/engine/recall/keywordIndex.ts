@@ -27,6 +27,11 @@ export interface KeywordSearchOptions {
 /** A doc's context links: each linked doc's terms count toward it at `weight` in (0, 1]. Must be symmetric. */
 export interface KeywordContext {
   linksOf(docId: number): readonly KeywordLink[];
+  /**
+   * Optional allocation-free form of `linksOf`: writes up to `docs.length` links into the arrays and
+   * returns how many (the search hot path prefers it).
+   */
+  linksInto?(docId: number, docs: Int32Array, weights: Float64Array): number;
 }
 
 export interface KeywordLink {
@@ -60,6 +65,7 @@ export class KeywordIndex {
   private readonly docToOrd = new Map<number, number>();
   private acc = new Float32Array(0);
   private accTf = new Float32Array(0); // coverage numerator when normalising by coverage
+  private readonly scratch = new ContextScratch();
 
   constructor(opts: KeywordIndexOptions = {}) {
     this.k1 = opts.k1 ?? 1.2; // BM25 defaults from Robertson & Zaragoza
@@ -151,7 +157,8 @@ export class KeywordIndex {
     const touched: number[] = [];
     let idfSum = 0;
     const coverage = o.normalise === 'coverage';
-    const ctx = o.context ? new ContextScratch(this, o.context, o.filter) : null;
+    const ctx = o.context ? this.scratch.begin(this, o.context, o.filter) : null;
+    const reached: number[] = [];
     for (const [id, qn] of qtf) {
       const p = this.postings[id]!;
       const len = this.postLen[id]!;
@@ -161,7 +168,8 @@ export class KeywordIndex {
       if (ctx) {
         // Expanded: the doc's own tf plus its links' tf at their weights, against its expanded length
         // and an equally expanded average (norm = 1 + Σ link weights).
-        const reached = ctx.termTf(p, len);
+        reached.length = 0;
+        ctx.termTf(p, len, reached);
         const tfs = ctx.tf;
         for (const ord of reached) {
           const tf = tfs[ord]!;
@@ -185,6 +193,7 @@ export class KeywordIndex {
         if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
       }
     }
+    ctx?.end();
     const heap = new TopK(k);
     for (const ord of touched) {
       const s = coverage ? accTf[ord]! / idfSum : acc[ord]!;
@@ -342,29 +351,61 @@ function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
 }
 
 /**
- * Per-search scratch for context expansion: expanded tf per term (typed, reset as read), and per doc
- * its resolved links, expanded length and length norm. A link whose doc fails the filter adds nothing.
+ * Scratch for context expansion, kept by the index and reused by every search (a search must not
+ * allocate index-sized arrays: at 100k docs that was ~2.5 MB of garbage per query). Per ordinal:
+ * expanded tf (reset as read), expanded length and norm, filter verdict and resolved links; only the
+ * ordinals a search reached are reset afterwards. A link whose doc fails the filter adds nothing.
  */
 class ContextScratch {
-  readonly tf: Float64Array;
-  readonly norm: Float64Array;
-  private readonly len: Float64Array; // 0 = not computed yet
-  private readonly links = new Map<number, { ord: number; weight: number }[]>();
-  private readonly allowed: Int8Array; // 0 unknown, 1 yes, -1 no
-  private readonly ix: KeywordIndex['internals'];
+  tf = new Float64Array(0);
+  norm = new Float64Array(0);
+  private len = new Float64Array(0); // 0 = not computed yet
+  private allowed = new Int8Array(0); // 0 unknown, 1 yes, -1 no
+  private linkStart = new Int32Array(0); // -1 = not resolved yet; else offset into linkOrd/linkW
+  private linkCount = new Int32Array(0);
+  private linkOrd = new Int32Array(256);
+  private linkW = new Float64Array(256);
+  private linkUsed = 0;
+  private readonly tmpDocs = new Int32Array(64); // linksInto output (a doc has a handful of links)
+  private readonly tmpW = new Float64Array(64);
+  private readonly dirty: number[] = [];
+  private ix!: KeywordIndex['internals'];
+  private context!: KeywordContext;
+  private filter: ((docId: number) => boolean) | undefined;
 
-  constructor(idx: KeywordIndex, private readonly context: KeywordContext, private readonly filter?: (docId: number) => boolean) {
+  begin(idx: KeywordIndex, context: KeywordContext, filter?: (docId: number) => boolean): this {
+    if (this.dirty.length || this.linkUsed) this.end(); // a search that threw half-way
     this.ix = idx.internals;
+    this.context = context;
+    this.filter = filter;
     const n = this.ix.ordCount;
-    this.tf = new Float64Array(n);
-    this.norm = new Float64Array(n);
-    this.len = new Float64Array(n);
-    this.allowed = new Int8Array(n);
+    if (this.tf.length < n) {
+      const cap = Math.max(n, this.tf.length * 2, 1024);
+      this.tf = new Float64Array(cap);
+      this.norm = new Float64Array(cap);
+      this.len = new Float64Array(cap);
+      this.allowed = new Int8Array(cap);
+      this.linkStart = new Int32Array(cap).fill(-1);
+      this.linkCount = new Int32Array(cap);
+    }
+    return this;
   }
 
-  /** Fills `tf` for one term's postings; returns the ordinals reached. */
-  termTf(p: Int32Array, len: number): number[] {
-    const reached: number[] = [];
+  /** Resets what this search touched (tf is already reset as read). */
+  end(): void {
+    for (const ord of this.dirty) {
+      this.len[ord] = 0;
+      this.norm[ord] = 0;
+      this.allowed[ord] = 0;
+      this.linkStart[ord] = -1;
+    }
+    this.dirty.length = 0;
+    this.linkUsed = 0;
+    this.filter = undefined;
+  }
+
+  /** Fills `tf` for one term's postings; pushes the ordinals reached onto `reached`. */
+  termTf(p: Int32Array, len: number, reached: number[]): void {
     const tfs = this.tf, ordLen = this.ix.ordLen;
     for (let i = 0; i < len; i += 2) {
       const ord = p[i]!;
@@ -374,12 +415,13 @@ class ContextScratch {
       tfs[ord] += tf;
       // Links are symmetric: this doc's words reach each linked doc at the link's weight.
       if (!this.ok(ord)) continue;
-      for (const l of this.linksOf(ord)) {
-        if (tfs[l.ord] === 0) reached.push(l.ord);
-        tfs[l.ord] += tf * l.weight;
+      const s = this.resolve(ord), e = s + this.linkCount[ord]!;
+      for (let j = s; j < e; j++) {
+        const lo = this.linkOrd[j]!;
+        if (tfs[lo] === 0) reached.push(lo);
+        tfs[lo] += tf * this.linkW[j]!;
       }
     }
-    return reached;
   }
 
   effLen(ord: number): number {
@@ -387,9 +429,11 @@ class ContextScratch {
     if (v === 0) {
       v = this.ix.ordLen[ord]!;
       let norm = 1;
-      for (const l of this.linksOf(ord)) {
-        v += this.ix.ordLen[l.ord]! * l.weight;
-        norm += l.weight;
+      const s = this.resolve(ord), e = s + this.linkCount[ord]!;
+      for (let j = s; j < e; j++) {
+        const w = this.linkW[j]!;
+        v += this.ix.ordLen[this.linkOrd[j]!]! * w;
+        norm += w;
       }
       this.len[ord] = v;
       this.norm[ord] = norm;
@@ -402,22 +446,44 @@ class ContextScratch {
     if (a === 0) {
       a = !this.filter || this.filter(this.ix.ordToDoc[ord]!) ? 1 : -1;
       this.allowed[ord] = a;
+      this.dirty.push(ord);
     }
     return a > 0;
   }
 
-  private linksOf(ord: number): { ord: number; weight: number }[] {
-    let l = this.links.get(ord);
-    if (!l) {
-      l = [];
-      for (const link of this.context.linksOf(this.ix.ordToDoc[ord]!)) {
-        const lo = this.ix.docToOrd.get(link.docId);
-        if (lo === undefined || !(link.weight > 0) || !this.ok(lo)) continue;
-        l.push({ ord: lo, weight: Math.min(1, link.weight) });
+  /** Resolves `ord`'s links once per search; returns their offset (count in linkCount). */
+  private resolve(ord: number): number {
+    let s = this.linkStart[ord]!;
+    if (s >= 0) return s;
+    s = this.linkUsed;
+    let c = 0;
+    const add = (docId: number, weight: number) => {
+      const lo = this.ix.docToOrd.get(docId);
+      if (lo === undefined || !(weight > 0) || !this.ok(lo)) return;
+      if (s + c >= this.linkOrd.length) {
+        const ord2 = new Int32Array(this.linkOrd.length * 2);
+        ord2.set(this.linkOrd);
+        this.linkOrd = ord2;
+        const w2 = new Float64Array(this.linkW.length * 2);
+        w2.set(this.linkW);
+        this.linkW = w2;
       }
-      this.links.set(ord, l);
+      this.linkOrd[s + c] = lo;
+      this.linkW[s + c] = Math.min(1, weight);
+      c++;
+    };
+    const docId = this.ix.ordToDoc[ord]!;
+    if (this.context.linksInto) {
+      const n = this.context.linksInto(docId, this.tmpDocs, this.tmpW);
+      for (let i = 0; i < n; i++) add(this.tmpDocs[i]!, this.tmpW[i]!);
+    } else {
+      for (const link of this.context.linksOf(docId)) add(link.docId, link.weight);
     }
-    return l;
+    this.linkUsed = s + c;
+    this.linkStart[ord] = s;
+    this.linkCount[ord] = c;
+    if (this.allowed[ord] === 0) this.dirty.push(ord); // keep the reset list complete
+    return s;
   }
 }
 

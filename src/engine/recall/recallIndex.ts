@@ -8,7 +8,9 @@
 // the vector cosine (weighted 0.8 / 0.2: the keyword side is the stronger signal with the hash
 // embedder). Links are kept here (per-conversation order by time), so nothing is re-indexed when a
 // message arrives; a neighbour the caller may not see contributes nothing.
+import { crc32 } from 'node:zlib';
 import type { Embedder } from '../embed/embedder';
+import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, queryTerms } from './keywordIndex';
@@ -58,6 +60,9 @@ export interface IndexQuery {
   excludeConversation?: string;
   /** Which sides to ask (default both); one side alone is for diagnostics and benchmarks. */
   sides?: 'both' | 'keyword' | 'vector';
+  /** Query terms already analysed by the caller (`queryTerms(text)`), so the text is not analysed twice. */
+  terms?: string[];
+  lang?: Language | null;
 }
 
 export interface IndexCandidate {
@@ -77,8 +82,17 @@ export const CONTEXT_WEIGHTS: readonly number[] = [0.5, 0.25];
 /** Hybrid fusion weights: keyword first (see the header). */
 const KEYWORD_WEIGHT = 0.8, VECTOR_WEIGHT = 0.2;
 
+const IMAGE_MAGIC = 0x5249_5831; // "RIX1"
+const IMAGE_VERSION = 1;
+
+/** What `restore` read from an image: the store sequence number it reflects. */
+export interface RestoredImage {
+  seq: number;
+  docs: number;
+}
+
 export class RecallIndex {
-  readonly keyword = new KeywordIndex();
+  keyword = new KeywordIndex();
   private vectors: VectorIndex;
   private readonly docOf = new Map<string, number>();
   private ids: (string | undefined)[] = [];
@@ -96,10 +110,20 @@ export class RecallIndex {
   private prevDoc: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
   private nextDoc: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
   private readonly convTail = new Map<number, number>();
-  private readonly context: KeywordContext = { linksOf: (doc) => this.linksOf(doc) };
+  private readonly context: KeywordContext = {
+    linksOf: (doc) => this.linksOf(doc),
+    linksInto: (doc, docs, weights) => this.linksInto(doc, docs, weights),
+  };
   private readonly interned = new Map<string, number>([['', 0]]);
+  private internedNames: string[] = [''];
+  // Per doc: hash of the text its vector was (or will be) made from, plus its partition, so an
+  // unchanged item keeps its vector on re-index (0 = none).
+  private textHash = new Uint32Array(1024);
   private vectorRun: Promise<void> | undefined;
   lastVectorRun: number | null = null;
+  /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
+  version = 0;
+  vectorVersion = 0;
 
   constructor(private embedder: Embedder, private readonly logger: Logger) {
     this.vectors = new VectorIndex(embedder.id, embedder.dims);
@@ -116,22 +140,97 @@ export class RecallIndex {
     return d !== undefined && this.vectors.has(d);
   }
 
-  /** Switches embedder: old vectors are dropped (never mixed) and everything is re-embedded in the background. */
-  setEmbedder(embedder: Embedder, vectors?: VectorIndex): void {
+  get embedderInUse(): Embedder { return this.embedder; }
+
+  /**
+   * Switches embedder: the old vectors and queue are dropped at once (never mixed with the new
+   * space). Texts are not kept here: the caller re-queues items (`idsNeedingVectors` + `queueVector`)
+   * or adopts a saved file (`adoptVectors`) for the new embedder.
+   */
+  setEmbedder(embedder: Embedder): void {
+    this.vectorVersion++;
     this.embedder = embedder;
-    this.vectors = vectors ?? new VectorIndex(embedder.id, embedder.dims);
-    // Texts are not kept here: the engine re-feeds every item through `upsert` after a switch.
+    this.vectors = new VectorIndex(embedder.id, embedder.dims);
+    this.pendingText.clear();
+    this.textHash.fill(0);
   }
 
-  /** Adopts a vector index loaded from disk; vectors of unknown items are dropped. */
-  adoptVectors(vectors: VectorIndex): void {
-    if (vectors.embedderId !== this.embedder.id) return;
-    this.vectors = vectors;
+  /**
+   * Adopts vectors saved by `saveVectors` for the current embedder: a row is kept only when its item
+   * is indexed here, still embeddable, and its text and partition hash match; the rest are re-queued
+   * by the caller. Returns how many rows were adopted.
+   */
+  adoptVectors(file: string): number {
+    const loaded = VectorIndex.load(file, this.embedder.id, this.embedder.dims);
+    const ext = loaded.ext as { ids?: unknown; hashes?: unknown } | undefined;
+    const ids = Array.isArray(ext?.ids) ? (ext!.ids as (string | null)[]) : null;
+    const hashes = Array.isArray(ext?.hashes) ? (ext!.hashes as number[]) : null;
+    if (!ids || !hashes || ids.length !== hashes.length) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
+    // Which rows fit: same item indexed here, still embeddable, same text and partition hash.
+    const fits = (oldDoc: number, partition: string): number => {
+      const id = ids[oldDoc];
+      if (typeof id !== 'string') return -1;
+      const doc = this.docOf.get(id);
+      if (doc === undefined || !this.embeddable(doc)) return -1;
+      const h = hashes[oldDoc]! >>> 0;
+      const current = this.textHash[doc]!;
+      if (h === 0 || partition !== this.partitionOf(doc) || (current !== 0 && current !== h)) return -1;
+      return doc;
+    };
+    const drop: number[] = [];
+    let moved = false;
+    loaded.forEachRow((oldDoc, partition) => {
+      const doc = fits(oldDoc, partition);
+      if (doc < 0) drop.push(oldDoc);
+      else if (doc !== oldDoc) moved = true;
+    });
+    let target: VectorIndex;
+    if (!moved) {
+      // The usual case (the file was saved with this index's doc numbering): keep the loaded rows in place.
+      for (const d of drop) loaded.remove(d);
+      target = loaded;
+    } else {
+      target = new VectorIndex(this.embedder.id, this.embedder.dims);
+      loaded.forEachRow((oldDoc, partition, vec) => {
+        const doc = fits(oldDoc, partition);
+        if (doc >= 0) target.upsert(doc, partition, vec);
+      });
+    }
+    target.ext = undefined;
+    let adopted = 0;
+    target.forEachRow((doc) => {
+      this.textHash[doc] = hashes[doc] === undefined || moved ? this.textHash[doc]! : hashes[doc]! >>> 0;
+      this.pendingText.delete(doc);
+      adopted++;
+    });
+    if (moved) {
+      loaded.forEachRow((oldDoc, partition) => {
+        const doc = fits(oldDoc, partition);
+        if (doc >= 0) this.textHash[doc] = hashes[oldDoc]! >>> 0;
+      });
+    }
+    // Vectors made meanwhile in this process (same embedder) win over the file's.
+    this.vectors.forEachRow((doc, partition, vec) => target.upsert(doc, partition, vec));
+    this.vectors = target;
+    this.vectorVersion++;
+    return adopted;
+  }
+
+  /** Writes the current embedder's vectors with the item map `adoptVectors` needs (temp + fsync + rename). */
+  saveVectors(file: string): void {
+    const ids: (string | null)[] = new Array(this.ids.length).fill(null);
+    const hashes: number[] = new Array(this.ids.length).fill(0);
+    this.vectors.forEachRow((doc) => {
+      ids[doc] = this.ids[doc] ?? null;
+      hashes[doc] = this.textHash[doc]!;
+    });
+    this.vectors.save(file, { ids, hashes });
   }
 
   exportVectors(): VectorIndex { return this.vectors; }
 
   upsert(item: IndexedItem, textForVector?: string): void {
+    this.version++;
     let doc = this.docOf.get(item.id);
     if (doc === undefined) {
       doc = this.freeDocs.pop() ?? this.ids.length;
@@ -161,26 +260,62 @@ export class RecallIndex {
     if (item.kind === 'raw' && this.conversation[doc] !== 0 && this.indexable(doc)) this.link(doc);
     const partition = partitionLabel(item.project, item.projectType);
     if (this.embeddable(doc)) {
-      // A changed text needs a new vector; an unchanged one keeps its old vector (same partition).
-      this.vectors.remove(doc);
-      this.pendingText.set(doc, { text: textForVector ?? item.text, partition });
+      // A changed text (or partition) needs a new vector; an unchanged one keeps the vector it has.
+      const text = textForVector ?? item.text;
+      const h = vectorKey(text, partition);
+      if (this.textHash[doc] === h && (this.vectors.has(doc) || this.pendingText.has(doc))) return;
+      this.textHash[doc] = h;
+      if (this.vectors.remove(doc)) this.vectorVersion++;
+      this.pendingText.set(doc, { text, partition });
     } else {
-      this.vectors.remove(doc);
+      this.textHash[doc] = 0;
+      if (this.vectors.remove(doc)) this.vectorVersion++;
       this.pendingText.delete(doc);
     }
+  }
+
+  /** Queues a vector for an indexed item that has none (after a load or an embedder switch); false when not needed. */
+  queueVector(id: string, text: string): boolean {
+    const doc = this.docOf.get(id);
+    if (doc === undefined || !this.embeddable(doc) || this.vectors.has(doc) || this.pendingText.has(doc)) return false;
+    const partition = this.partitionOf(doc);
+    this.textHash[doc] = vectorKey(text, partition);
+    this.pendingText.set(doc, { text, partition });
+    return true;
+  }
+
+  /** Ids of items that should have a vector and have none, queued or stored. */
+  idsNeedingVectors(): string[] {
+    const out: string[] = [];
+    for (const [id, doc] of this.docOf) if (this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(id);
+    return out;
+  }
+
+  /** Items that should have a vector (the "of Y" in status). */
+  get embeddableCount(): number {
+    let n = 0;
+    for (const doc of this.docOf.values()) if (this.embeddable(doc)) n++;
+    return n;
+  }
+
+  /** Every indexed item id (for dropping ids the store no longer has). */
+  allIds(): string[] {
+    return [...this.docOf.keys()];
   }
 
   /** Drops an item from both indexes; returns false when unknown. */
   remove(id: string): boolean {
     const doc = this.docOf.get(id);
     if (doc === undefined) return false;
+    this.version++;
     this.keyword.remove(doc);
     this.unlink(doc);
-    this.vectors.remove(doc);
+    if (this.vectors.remove(doc)) this.vectorVersion++;
     this.pendingText.delete(doc);
     this.docOf.delete(id);
     this.ids[doc] = undefined;
     this.flags[doc] = F_DEAD;
+    this.textHash[doc] = 0;
     this.freeDocs.push(doc);
     return true;
   }
@@ -205,7 +340,12 @@ export class RecallIndex {
     let done = 0;
     const run = (async () => {
       while (this.pendingText.size > 0) {
-        const batch = [...this.pendingText.entries()].slice(0, batchSize);
+        // The first `batchSize` entries, without copying the whole queue (100k queued at a switch).
+        const batch: [number, { text: string; partition: string }][] = [];
+        for (const e of this.pendingText) {
+          batch.push(e);
+          if (batch.length >= batchSize) break;
+        }
         const embedder = this.embedder;
         let vecs: Float32Array[];
         try {
@@ -218,9 +358,14 @@ export class RecallIndex {
         batch.forEach(([doc, p], i) => {
           if (this.pendingText.get(doc) !== p) return; // changed meanwhile: the newer text is queued
           this.pendingText.delete(doc);
-          if (this.ids[doc] !== undefined && this.embeddable(doc)) this.vectors.upsert(doc, p.partition, vecs[i]!);
+          if (this.ids[doc] !== undefined && this.embeddable(doc)) {
+            this.vectors.upsert(doc, p.partition, vecs[i]!);
+            this.vectorVersion++;
+          }
         });
         done += batch.length;
+        // A synchronous embedder (hash) resolves at once: yield so a large queue never blocks the event loop.
+        if (this.pendingText.size > 0) await new Promise((r) => setImmediate(r));
       }
     })();
     this.vectorRun = run;
@@ -236,7 +381,8 @@ export class RecallIndex {
   /** Hybrid candidates the conversation may see, merged to a relevance in [0, 1]. */
   async search(q: IndexQuery): Promise<IndexCandidate[]> {
     const allowed = this.allowedFilter(q);
-    const { terms } = queryTerms(q.text, q.fallbackLanguage ?? null);
+    // Precomputed terms came from the text's own detected language; a fallback only applies when none was found.
+    const terms = q.terms && (q.lang || !q.fallbackLanguage) ? q.terms : queryTerms(q.text, q.fallbackLanguage ?? null).terms;
     const sides = q.sides ?? 'both';
     const kw = terms.length && sides !== 'vector' ? this.keyword.search(terms, CANDIDATES_PER_SIDE, { filter: allowed, normalise: 'max', context: this.context }) : [];
     let vec: { docId: number; score: number }[] = [];
@@ -299,6 +445,115 @@ export class RecallIndex {
     return typeof cal === 'function' ? cal.call(this.embedder, setting) : setting;
   }
 
+  private partitionOf(doc: number): string {
+    return partitionLabel(this.internedNames[this.project[doc]!] || null, this.internedNames[this.projectType[doc]!] || null);
+  }
+
+  /**
+   * Binary image of everything but the vectors and the embedding queue: header (magic, version,
+   * JSON length), JSON {seq, docs, ids, interned}, the per-doc typed arrays, the keyword index image,
+   * and a CRC-32 of all that. `seq` is the store sequence number the image reflects.
+   */
+  serialize(seq: number): Buffer {
+    const n = this.ids.length;
+    const meta = Buffer.from(JSON.stringify({ seq, docs: n, ids: this.ids.map((x) => x ?? null), interned: this.internedNames }), 'utf8');
+    const kw = this.keyword.serialize();
+    const parts: Buffer[] = [];
+    const head = Buffer.alloc(16);
+    head.writeInt32LE(IMAGE_MAGIC, 0);
+    head.writeInt32LE(IMAGE_VERSION, 4);
+    head.writeInt32LE(meta.length, 8);
+    head.writeInt32LE(kw.length, 12);
+    parts.push(head, meta, Buffer.alloc(pad8(meta.length) - meta.length));
+    for (const a of this.columns()) {
+      const b = Buffer.from(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
+      parts.push(b, Buffer.alloc(pad8(b.length) - b.length));
+    }
+    parts.push(kw, Buffer.alloc(pad8(kw.length) - kw.length));
+    const body = Buffer.concat(parts);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(crc32(body), 0);
+    return Buffer.concat([body, tail]);
+  }
+
+  /**
+   * Replaces this index's keyword side and metadata with an image from `serialize` (vectors and the
+   * queue start empty: adopt a vector file next). Throws E_CORRUPT and leaves the index empty when
+   * the image is damaged or of another version.
+   */
+  restore(image: Uint8Array): RestoredImage {
+    const corrupt = (why: string) => new MemoryError('E_CORRUPT', `recall index image: ${why}`);
+    this.clear();
+    try {
+      const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+      if (buf.length < 20 || buf.readInt32LE(0) !== IMAGE_MAGIC) throw corrupt('bad magic');
+      if (buf.readInt32LE(4) !== IMAGE_VERSION) throw corrupt('unknown version');
+      if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) throw corrupt('checksum');
+      const metaLen = buf.readInt32LE(8), kwLen = buf.readInt32LE(12);
+      let off = 16;
+      const meta = JSON.parse(buf.toString('utf8', off, off + metaLen)) as { seq: number; docs: number; ids: (string | null)[]; interned: string[] };
+      off += pad8(metaLen);
+      const n = meta.docs;
+      if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.ids) || meta.ids.length !== n || !Array.isArray(meta.interned) || meta.interned[0] !== '') {
+        throw corrupt('bad header');
+      }
+      this.ensure(n);
+      for (const a of this.columns()) {
+        const bytes = n * a.BYTES_PER_ELEMENT;
+        if (off + bytes > buf.length) throw corrupt('truncated');
+        new Uint8Array(a.buffer, a.byteOffset, bytes).set(buf.subarray(off, off + bytes));
+        off += pad8(bytes);
+      }
+      if (off + kwLen + 4 > buf.length) throw corrupt('truncated');
+      this.keyword = KeywordIndex.deserialize(buf.subarray(off, off + kwLen));
+      this.internedNames = meta.interned.map(String);
+      this.interned.clear();
+      this.internedNames.forEach((name, i) => this.interned.set(name, i));
+      this.ids = meta.ids.map((x) => (typeof x === 'string' ? x : undefined));
+      for (let d = 0; d < n; d++) {
+        const id = this.ids[d];
+        if (id === undefined) this.freeDocs.push(d);
+        else this.docOf.set(id, d);
+      }
+      // Conversation tails: the linked raw message of each conversation with no successor.
+      const raw = KIND_CODES.indexOf('raw');
+      for (let d = 0; d < n; d++) {
+        if (this.ids[d] !== undefined && this.kind[d] === raw && this.conversation[d] !== 0 && this.indexable(d) && this.nextDoc[d] === -1) {
+          this.convTail.set(this.conversation[d]!, d);
+        }
+      }
+      return { seq: meta.seq, docs: this.docOf.size };
+    } catch (e) {
+      this.clear();
+      throw e instanceof MemoryError ? e : corrupt((e as Error)?.name ?? 'unreadable');
+    }
+  }
+
+  /** Empties the index (keyword, metadata, vectors, queue); the embedder stays. */
+  clear(): void {
+    this.version++;
+    this.vectorVersion++;
+    this.keyword = new KeywordIndex();
+    this.vectors = new VectorIndex(this.embedder.id, this.embedder.dims);
+    this.docOf.clear();
+    this.ids = [];
+    this.freeDocs = [];
+    this.convTail.clear();
+    this.interned.clear();
+    this.interned.set('', 0);
+    this.internedNames = [''];
+    this.pendingText.clear();
+    for (const a of this.columns()) a.fill(0);
+    this.prevDoc.fill(-1);
+    this.nextDoc.fill(-1);
+  }
+
+  /** The per-doc arrays an image carries, in image order (8-byte elements first keeps alignment simple). */
+  private columns(): (Uint8Array | Float64Array | Float32Array | Int32Array | Uint32Array)[] {
+    return [this.created, this.expires, this.importance, this.project, this.projectType, this.conversation, this.prevDoc, this.nextDoc,
+      this.textHash, this.kind, this.trust, this.flags];
+  }
+
   /** The raw messages around `doc` in its conversation, weighted by distance (CONTEXT_WEIGHTS). */
   linksOf(doc: number): KeywordLink[] {
     const out: KeywordLink[] = [];
@@ -308,6 +563,18 @@ export class RecallIndex {
       if (n >= 0) { out.push({ docId: n, weight }); n = this.nextDoc[n]!; }
     }
     return out;
+  }
+
+  /** `linksOf` without allocating (the keyword search hot path). */
+  linksInto(doc: number, docs: Int32Array, weights: Float64Array): number {
+    let p = this.prevDoc[doc] ?? -1, n = this.nextDoc[doc] ?? -1;
+    let c = 0;
+    for (let i = 0; i < CONTEXT_WEIGHTS.length && c + 2 <= docs.length; i++) {
+      const weight = CONTEXT_WEIGHTS[i]!;
+      if (p >= 0) { docs[c] = p; weights[c++] = weight; p = this.prevDoc[p]!; }
+      if (n >= 0) { docs[c] = n; weights[c++] = weight; n = this.nextDoc[n]!; }
+    }
+    return c;
   }
 
   /** Inserts a raw message into its conversation's time-ordered list (appending is the usual case). */
@@ -360,6 +627,7 @@ export class RecallIndex {
     if (n === undefined) {
       n = this.interned.size;
       this.interned.set(s, n);
+      this.internedNames.push(s);
     }
     return n;
   }
@@ -367,7 +635,7 @@ export class RecallIndex {
   private ensure(n: number): void {
     if (n <= this.kind.length) return;
     const cap = Math.max(n, this.kind.length * 2);
-    const g = <T extends Uint8Array | Float64Array | Float32Array | Int32Array>(a: T): T => {
+    const g = <T extends Uint8Array | Float64Array | Float32Array | Int32Array | Uint32Array>(a: T): T => {
       const next = new (a.constructor as { new (n: number): T })(cap);
       next.set(a as never);
       return next;
@@ -381,9 +649,23 @@ export class RecallIndex {
     this.project = g(this.project);
     this.projectType = g(this.projectType);
     this.conversation = g(this.conversation);
+    this.textHash = g(this.textHash);
     this.prevDoc = growLinks(this.prevDoc, cap);
     this.nextDoc = growLinks(this.nextDoc, cap);
   }
+}
+
+function pad8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/** FNV-1a (32-bit) over the text and partition: equal keys mean the vector can be kept; never 0. */
+export function vectorKey(text: string, partition: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ 0x1f, 0x01000193);
+  for (let i = 0; i < partition.length; i++) h = Math.imul(h ^ partition.charCodeAt(i), 0x01000193);
+  return (h >>> 0) || 1;
 }
 
 function growLinks(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {

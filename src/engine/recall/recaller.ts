@@ -9,8 +9,9 @@ import type { EngineSettings } from '../settings';
 import { type ItemKind, type Scope, type Trust, inScope, kindOfId, NOTE_KINDS } from '../types';
 import { readLongterm } from '../vault/longterm';
 import { parseNote } from '../vault/noteParser';
-import { relPathOfId, resolveInVault } from '../vault/vaultLayout';
-import { promises as fsp } from 'node:fs';
+import { LONGTERM_FILE, relPathOfId, resolveInVault } from '../vault/vaultLayout';
+import { promises as fsp, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { queryTerms } from './keywordIndex';
 import { buildQuery } from './queryBuilder';
 import { passageAround, scoreCandidate } from './rank';
@@ -84,8 +85,42 @@ export interface ExpandResult {
 const EXPAND_MAX_CHARS = 8000; // R-RECALL-7
 const HIT_TEXT_MAX = 280; // R-RECALL-4 passage length
 const RECENT_TASK_SUMMARIES = 5; // R-RECALL-5
+const DURABLE_SUMMARIES = 200; // newest summaries considered for the durable index
+// The long-term file is re-checked (one stat) at most this often: an edit shows up within ~1 s.
+const LONGTERM_CHECK_MS = 1000;
+
+/** What the durable index needs of a note or summary row (cached; no body text kept). */
+interface DurableRow {
+  id: string;
+  subkind: string | null;
+  summary: string | null;
+  title: string | null;
+  pinned: boolean;
+  project: string | null;
+  projectType: string | null;
+  conversation: string | null;
+  trust: Trust;
+  untrusted: boolean;
+  secret: boolean;
+  archived: boolean;
+  invalidated: boolean;
+  expiresAt: number | null;
+  created: number;
+}
+
+function durableRow(it: Item): DurableRow {
+  return {
+    id: it.id, subkind: it.subkind, summary: it.summary, title: it.title, pinned: it.pinned, project: it.project,
+    projectType: it.projectType, conversation: it.conversation, trust: it.trust, untrusted: it.untrusted, secret: it.secret,
+    archived: it.archivedAt !== null, invalidated: it.invalidatedAt !== null, expiresAt: it.expiresAt, created: it.created,
+  };
+}
 
 export class Recaller {
+  // Durable-index inputs (notes sorted for display, newest summaries), rebuilt after a vt:/gs: change.
+  private durable: { notes: DurableRow[]; summaries: DurableRow[] } | null = null;
+  private longterm: { text: string; mtimeMs: number; size: number; checkedAt: number } | null = null;
+
   constructor(
     private readonly store: Store,
     private readonly index: RecallIndex,
@@ -95,6 +130,17 @@ export class Recaller {
     private readonly logger: Logger,
     private readonly textOf: (item: Item) => string,
   ) {}
+
+  /** Drops cached durable-index inputs when notes or summaries changed (the engine forwards store changes). */
+  noteStoreChange(ids: readonly string[], reloaded: boolean): void {
+    if (!this.durable) return;
+    if (reloaded || ids.some((id) => id.startsWith('vt:') || id.startsWith('gs:'))) this.durable = null;
+  }
+
+  /** Forces the next recall to re-read the long-term file (e.g. the engine just wrote it). */
+  invalidateLongterm(): void {
+    this.longterm = null;
+  }
 
   /** The scope a read may see. Unknown existing conversation → E_SCOPE_UNRESOLVED (R-RECALL-7). */
   resolve(ctx: ReadContext): ResolvedContext {
@@ -114,15 +160,15 @@ export class Recaller {
     return this.rankedHits(query.slice(0, 1200), rc, k ?? this.settings().recallTopK, kinds);
   }
 
-  private async rankedHits(query: string, rc: ResolvedContext, k: number, kinds?: readonly ItemKind[]): Promise<SearchHit[]> {
+  private async rankedHits(query: string, rc: ResolvedContext, k: number, kinds?: readonly ItemKind[], items?: Map<string, Item>): Promise<SearchHit[]> {
     if (!query.trim()) return [];
     const s = this.settings();
     const now = this.clock.now();
+    const { lang, terms } = queryTerms(query);
     const cands = await this.index.search({
       text: query, scope: rc.scope, conversation: rc.conversation, now, k, includeSecrets: s.recallIncludeSecrets,
-      minVectorScore: s.recallMinScore, kinds,
+      minVectorScore: s.recallMinScore, kinds, terms, lang,
     });
-    const { terms } = queryTerms(query);
     const scored = cands.map((c) => ({
       c,
       score: scoreCandidate({
@@ -131,20 +177,27 @@ export class Recaller {
         trust: this.index.trustOf(c.docId), sameConversation: this.index.conversationIs(c.docId, rc.conversation),
         sameProject: this.index.projectIs(c.docId, rc.scope.project),
       }),
-    }));
+    })).filter((x) => x.score > 0);
     scored.sort((a, b) => b.score - a.score);
     const hits: SearchHit[] = [];
     const seenNotes = new Set<string>();
-    for (const { c, score } of scored) {
-      if (hits.length >= k || score <= 0) break;
-      const item = this.store.items.get(c.id);
+    // Rows are fetched in one query per slice of candidates (not one per hit); most recalls need one slice.
+    const fetched = items ?? new Map<string, Item>();
+    const slice = Math.max(k + 4, 8);
+    for (let i = 0; i < scored.length && hits.length < k; i++) {
+      const c = scored[i]!.c;
+      if (i % slice === 0) {
+        const want = scored.slice(i, i + slice).map((x) => x.c.id).filter((id) => !fetched.has(id));
+        if (want.length) for (const it of this.store.items.getMany(want)) fetched.set(it.id, it);
+      }
+      const item = fetched.get(c.id);
       if (!item) continue;
       // A note imported into the raw record comes back once, as the note (R-RECALL-4).
       const noteRef = typeof item.meta.note === 'string' ? item.meta.note : null;
       const key = noteRef ?? item.id;
       if (seenNotes.has(key)) continue;
       seenNotes.add(key);
-      hits.push({ id: item.id, kind: item.kind, score: round(score), trust: item.trust, text: this.hitText(item, terms), subkind: item.subkind, created: item.created });
+      hits.push({ id: item.id, kind: item.kind, score: round(scored[i]!.score), trust: item.trust, text: this.hitText(item, terms), subkind: item.subkind, created: item.created });
     }
     return hits;
   }
@@ -157,8 +210,9 @@ export class Recaller {
     const query = buildQuery({ message: req.message ?? '', previousUserMessages: req.previousUserMessages, title: req.title, task: req.task });
     let hits: SearchHit[] = [];
     let reason: string | undefined;
+    const items = new Map<string, Item>(); // rows read for the hits, reused by the full texts below
     try {
-      hits = await this.rankedHits(query, rc, s.recallTopK);
+      hits = await this.rankedHits(query, rc, s.recallTopK, undefined, items);
       if (hits.length === 0) reason = query.trim() ? 'nothing_found' : 'empty_query';
     } catch (e) {
       reason = 'search_failed';
@@ -167,15 +221,12 @@ export class Recaller {
     const canUseTools = req.canUseTools !== false;
     const budget = budgetFor(s.indexBudgetChars, req.window);
     const index = this.durableIndex(rc);
-    let longterm = '';
-    try {
-      longterm = (await readLongterm(this.vaultDir, { create: false })).text;
-    } catch { /* no long-term file yet */ }
+    const longterm = await this.longtermText();
     const fullCount = canUseTools ? 2 : 4;
     const fullTexts: { id: string; text: string }[] = [];
     for (const h of hits.slice(0, fullCount)) {
       try {
-        const ex = await this.expandItem(h.id, rc, false);
+        const ex = await this.expandItem(h.id, rc, false, items.get(h.id));
         fullTexts.push({ id: h.id, text: ex.text });
       } catch { /* the hit line stays */ }
     }
@@ -191,17 +242,14 @@ export class Recaller {
   durableIndex(rc: ResolvedContext): IndexEntry[] {
     const s = this.settings();
     const now = this.clock.now();
-    const allowed = (it: Item) =>
-      inScope(rc.scope, it.project, it.projectType) && it.trust !== 'quarantined' && !it.untrusted && !it.archivedAt &&
-      !it.invalidatedAt && (s.recallIncludeSecrets || !it.secret) && (!it.expiresAt || it.expiresAt > now);
-    const notes = this.store.items.list({ kind: 'note' }).filter(allowed);
-    const rank = (k: string | null) => { const i = NOTE_KINDS.indexOf((k ?? 'reference') as never); return i < 0 ? 9 : i; };
-    notes.sort((a, b) => rank(a.subkind) - rank(b.subkind) || Number(b.pinned) - Number(a.pinned) || b.created - a.created);
-    const out: IndexEntry[] = notes.map((n) => ({ id: n.id, summary: n.summary ?? n.title ?? n.id, kind: n.subkind ?? 'reference', pinned: n.pinned }));
-    const summaries = this.store.items
-      .list({ kind: 'summary', order: 'createdDesc', limit: 200 })
-      .filter((x) => allowed(x) && x.conversation !== rc.conversation);
-    for (const p of summaries.filter((x) => x.pinned)) out.push({ id: p.id, summary: p.summary ?? '', kind: 'summary', pinned: true });
+    const allowed = (it: DurableRow) =>
+      inScope(rc.scope, it.project, it.projectType) && it.trust !== 'quarantined' && !it.untrusted && !it.archived &&
+      !it.invalidated && (s.recallIncludeSecrets || !it.secret) && (!it.expiresAt || it.expiresAt > now);
+    const { notes, summaries: recentSummaries } = this.durableInputs();
+    const out: IndexEntry[] = [];
+    for (const n of notes) if (allowed(n)) out.push({ id: n.id, summary: n.summary ?? n.title ?? n.id, kind: n.subkind ?? 'reference', pinned: n.pinned });
+    const summaries = recentSummaries.filter((x) => allowed(x) && x.conversation !== rc.conversation);
+    for (const p of summaries) if (p.pinned) out.push({ id: p.id, summary: p.summary ?? '', kind: 'summary', pinned: true });
     if (rc.scope.project) {
       const recent = summaries.filter((x) => !x.pinned && x.project === rc.scope.project).slice(0, RECENT_TASK_SUMMARIES);
       for (const r of recent) out.push({ id: r.id, summary: r.summary ?? '', kind: 'summary' });
@@ -209,17 +257,54 @@ export class Recaller {
     return out;
   }
 
+  /** Notes (in display order) and the newest summaries, read from the store once per change. */
+  private durableInputs(): { notes: DurableRow[]; summaries: DurableRow[] } {
+    if (this.durable) return this.durable;
+    const rank = (k: string | null) => { const i = NOTE_KINDS.indexOf((k ?? 'reference') as never); return i < 0 ? 9 : i; };
+    const notes = this.store.items.list({ kind: 'note' }).map(durableRow);
+    notes.sort((a, b) => rank(a.subkind) - rank(b.subkind) || Number(b.pinned) - Number(a.pinned) || b.created - a.created);
+    const summaries = this.store.items.list({ kind: 'summary', order: 'createdDesc', limit: DURABLE_SUMMARIES }).map(durableRow);
+    // A read above may have applied other windows' records (and fired noteStoreChange): still current.
+    this.durable = { notes, summaries };
+    return this.durable;
+  }
+
+  /** The long-term file's capped text, re-read only when its mtime or size changed (stat ≤ once a second). */
+  private async longtermText(): Promise<string> {
+    const wall = Date.now(); // wall time, not the injected clock: this throttles file-system checks
+    const cached = this.longterm;
+    if (cached && wall - cached.checkedAt < LONGTERM_CHECK_MS) return cached.text;
+    let mtimeMs = -1, size = -1;
+    try {
+      const st = statSync(path.join(this.vaultDir, LONGTERM_FILE));
+      mtimeMs = st.mtimeMs;
+      size = st.size;
+    } catch { /* no long-term file yet */ }
+    if (cached && cached.mtimeMs === mtimeMs && cached.size === size) {
+      cached.checkedAt = wall;
+      return cached.text;
+    }
+    let text = '';
+    if (size >= 0) {
+      try {
+        text = (await readLongterm(this.vaultDir, { create: false })).text;
+      } catch { /* unreadable: recall goes on without it */ }
+    }
+    this.longterm = { text, mtimeMs, size, checkedAt: wall };
+    return text;
+  }
+
   async expand(id: string, ctx: ReadContext): Promise<ExpandResult> {
     const rc = this.resolve(ctx);
     return this.expandItem(id, rc, true);
   }
 
-  private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean): Promise<ExpandResult> {
+  private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean, known?: Item): Promise<ExpandResult> {
     if (typeof id !== 'string' || id.length > 1024) throw new MemoryError('E_BAD_ID', 'memory id must be text');
     const kind = kindOfId(id);
     if (!kind) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
     if (kind === 'note') relPathOfId(id); // refuses `..`, absolute paths and hidden folders
-    const item = this.store.items.get(id);
+    const item = known ?? this.store.items.get(id);
     if (!item || !this.visible(item, rc)) throw new MemoryError('E_NOT_FOUND', 'no such memory in this conversation\'s scope');
     const base = { id: item.id, kind: item.kind, trust: item.trust, sourceType: item.sourceType };
     if (kind === 'note') {

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { MemoryEngine } from '../../../src/engine/engine';
+import { HashEmbedder } from '../../../src/engine/embed/hashEmbedder';
+import { nullLogger } from '../../../src/engine/host';
+import { RecallIndex, type IndexedItem } from '../../../src/engine/recall/recallIndex';
+import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
+import { createTestEngine, turn, type TestEngine } from './builders';
+
+const idxFile = (t: TestEngine) => path.join(t.storeDir, 'index', 'recall.idx');
+
+async function seed(t: TestEngine, n = 3): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await t.engine.recordTurn(turn({ conversation: `k${i}`, project: 'alpha', user: `The kestrel-${i} service publishes to the orders topic through Kafka with retries number ${i}.` }));
+  }
+  await t.engine.flush();
+}
+
+describe('recall index persistence (engine)', function () {
+  this.timeout(60_000);
+  let t: TestEngine;
+  beforeEach(async () => { t = await createTestEngine(); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('reopens from the saved index without a rebuild, keeps every vector and finds the same hits', async () => {
+    await seed(t);
+    const before = (await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id);
+    assert.ok(before.length > 0);
+    const vectorsBefore = t.engine.index.vectorCount;
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.indexOpen.adoptedVectors, vectorsBefore);
+    assert.equal(t.engine.index.pendingVectorCount, 0, 'nothing re-embedded');
+    const after = (await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id);
+    assert.deepEqual(after, before);
+    assert.match(t.engine.status().embedder.vectors, /^(\d+) of \1$/);
+  });
+
+  it('catches up on items written after the index was saved (only those are re-read)', async () => {
+    await seed(t, 2);
+    t.engine.persistIndex('idle');
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The zeppelin dashboard moved to Grafana Cloud last Tuesday for the whole team.' }));
+    await t.engine.flush();
+    // A crash: the store is not compacted and the index is not saved again.
+    t.engine.store.dispose();
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.ok(t.engine.indexOpen.caughtUp > 0);
+    const hits = await t.engine.search('zeppelin dashboard Grafana', { project: 'alpha' });
+    assert.ok(hits.some((h) => /zeppelin/.test(h.text)), 'the late turn is searchable');
+    assert.ok((await t.engine.search('kestrel Kafka', { project: 'alpha' })).length > 0, 'the saved items still are');
+  });
+
+  it('rebuilds from the store when the index file is damaged, and never fails to open', async () => {
+    await seed(t);
+    await t.engine.close();
+    const file = idxFile(t);
+    assert.ok(existsSync(file));
+    const bytes = readFileSync(file);
+    bytes[bytes.length >> 1] ^= 0xff;
+    writeFileSync(file, bytes);
+    writeFileSync(path.join(t.storeDir, 'vectors', 'hash-v1-384.bin'), 'not a vector file');
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
+    assert.equal(t.engine.indexOpen.mode, 'rebuilt');
+    assert.ok(t.logger.lines.some((l) => l.event === 'index.load_failed' && l.fields?.error === 'E_CORRUPT'));
+    assert.ok(t.logger.lines.some((l) => l.event === 'vectors.load_failed'));
+    assert.ok((await t.engine.search('kestrel Kafka orders', { project: 'alpha' })).length > 0);
+  });
+
+  it('rebuilds when the journal no longer holds the records after the saved sequence', async () => {
+    await seed(t, 1);
+    t.engine.persistIndex('idle');
+    const stale = readFileSync(idxFile(t));
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The albatross cache is flushed every night at two by the cron job.' }));
+    await t.engine.close(); // compacts the journal and saves a newer index
+    writeFileSync(idxFile(t), stale);
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
+    assert.equal(t.engine.indexOpen.mode, 'rebuilt');
+    assert.ok((await t.engine.search('albatross cache cron', { project: 'alpha' })).length > 0);
+  });
+
+  it('drops items deleted while the index file was current', async () => {
+    await seed(t, 2);
+    const victim = (await t.engine.search('kestrel-0 retries', { project: 'alpha' }))[0]!;
+    t.engine.persistIndex('idle');
+    await t.engine.forget(victim.id);
+    t.engine.store.dispose();
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.index.has(victim.id), false);
+  });
+});
+
+describe('recall index vectors of unchanged items', () => {
+  const item = (over: Partial<IndexedItem> = {}): IndexedItem => ({
+    id: 'fa:1', kind: 'fact', text: 'the build uses pnpm workspaces', project: 'alpha', projectType: null, conversation: null,
+    trust: 'owner', untrusted: false, secret: false, pinned: false, role: null, created: 1, importance: null, invalidated: false,
+    archived: false, expiresAt: null, ...over,
+  });
+
+  it('keeps the vector when text and partition are unchanged, and re-queues it when either changes', async () => {
+    const ix = new RecallIndex(new HashEmbedder(), nullLogger);
+    ix.upsert(item());
+    await ix.embedPending();
+    assert.ok(ix.hasVector('fa:1'));
+    ix.upsert(item({ importance: 0.9 }));
+    assert.equal(ix.pendingVectorCount, 0);
+    assert.ok(ix.hasVector('fa:1'));
+    ix.upsert(item({ text: 'the build uses npm workspaces' }));
+    assert.equal(ix.pendingVectorCount, 1);
+    await ix.embedPending();
+    ix.upsert(item({ text: 'the build uses npm workspaces', project: 'beta' }));
+    assert.equal(ix.pendingVectorCount, 1, 'another partition needs its own row');
+  });
+
+  it('restores an image byte for byte and refuses a damaged one with E_CORRUPT', () => {
+    const ix = new RecallIndex(new HashEmbedder(), nullLogger);
+    ix.upsert(item());
+    ix.upsert(item({ id: 'rw:1', kind: 'raw', text: 'first message about pnpm', conversation: 'c', role: 'user', created: 1 }));
+    ix.upsert(item({ id: 'rw:2', kind: 'raw', text: 'second message about caching', conversation: 'c', role: 'assistant', created: 2 }));
+    const img = ix.serialize(42);
+    const back = new RecallIndex(new HashEmbedder(), nullLogger);
+    assert.deepEqual(back.restore(img), { seq: 42, docs: 3 });
+    assert.deepEqual(back.serialize(42), img);
+    assert.deepEqual(back.linksOf(back.keyword.has(1) ? 1 : 2).length, 1);
+    const bad = Buffer.from(img);
+    bad[20] ^= 1;
+    assert.throws(() => back.restore(bad), { code: 'E_CORRUPT' });
+    assert.equal(back.size, 0, 'a failed restore leaves an empty index');
+  });
+});
+
+describe('embedder lifecycle (engine)', function () {
+  this.timeout(120_000);
+  let t: TestEngine;
+  let models: string;
+  before(() => {
+    models = mkdtempSync(path.join(tmpdir(), 'tiny-e5-engine-'));
+    makeTinyE5(models);
+  });
+  after(() => rmSync(models, { recursive: true, force: true }));
+  beforeEach(async () => { t = await createTestEngine(); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('switches to e5 when its weights are present, re-embeds everything in the background, and reports it', async () => {
+    await seed(t);
+    const hashVectors = t.engine.index.vectorCount;
+    const r = await t.engine.loadEmbedder({ modelsDir: models, modelId: TINY_E5_MODEL_ID });
+    assert.equal(r.reason, 'model-loaded');
+    const st = t.engine.status();
+    assert.equal(st.embedder.id, t.engine.index.embedderId);
+    assert.notEqual(st.embedder.id, 'hash-v1-384');
+    assert.equal(st.embedder.model, TINY_E5_MODEL_ID);
+    assert.equal(st.embedder.reason, 'model-loaded');
+    await t.engine.whenVectorsReady();
+    assert.equal(t.engine.status().embedder.vectors, `${hashVectors} of ${hashVectors}`);
+    assert.ok((await t.engine.search('kestrel Kafka orders', { project: 'alpha' })).length > 0);
+    // Back to hash: the saved hash vectors are adopted, nothing is re-embedded.
+    await t.engine.useEmbedder(new HashEmbedder(), { reason: 'configured' });
+    const sw = t.logger.lines.filter((l) => l.event === 'embedder.switched').pop();
+    assert.equal(sw?.fields?.adopted, hashVectors);
+    // And the e5 file is used again after a restart with e5.
+    await t.engine.loadEmbedder({ modelsDir: models, modelId: TINY_E5_MODEL_ID });
+    const again = t.logger.lines.filter((l) => l.event === 'embedder.switched').pop();
+    assert.equal(again?.fields?.adopted, hashVectors);
+  });
+
+  it('falls back to the hash embedder when no weights are present, and says why', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'no-models-'));
+    try {
+      await seed(t, 1);
+      const r = await t.engine.loadEmbedder({ modelsDir: empty });
+      assert.equal(r.reason, 'model-missing');
+      assert.equal(r.id, 'hash-v1-384');
+      const st = t.engine.status();
+      assert.equal(st.embedder.id, 'hash-v1-384');
+      assert.equal(st.embedder.model, null);
+      assert.equal(st.embedder.reason, 'model-missing');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
