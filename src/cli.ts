@@ -190,6 +190,15 @@ const COMMANDS: Record<string, Command> = {
       return { verdicts: texts.map((t) => { const g = gate(t); return { verdict: g.verdict, detector: g.detector }; }) };
     },
   },
+  'load-doc': {
+    summary: 'loads a Markdown document as pinned sections, idempotently (R-WRITE-8)',
+    usage: 'load-doc FILE [--project ID] [--title T]',
+    options: { project: { type: 'string' }, title: { type: 'string' } },
+    run: async (p, c) => {
+      const r = await (await c.engine()).loadDocument({ path: path.resolve(one(p, 'file')), project: stringOpt(p.values.project), title: stringOpt(p.values.title) });
+      return r;
+    },
+  },
   rebuild: {
     summary: 'rebuilds every vault-derived row from the files',
     usage: 'rebuild',

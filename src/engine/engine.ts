@@ -20,6 +20,7 @@ import { serializeNote } from './vault/noteParser';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
+import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
@@ -168,6 +169,17 @@ export class MemoryEngine extends Disposable {
   async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
     this.ensureOpen();
     return this.writer.importMessages(msgs);
+  }
+
+  /**
+   * Loads a structured Markdown document as pinned `dc:` items, idempotently (R-WRITE-8): new
+   * sections are added, changed ones updated, unchanged ones cost nothing, removed ones deleted.
+   */
+  async loadDocument(input: LoadDocumentInput): Promise<LoadDocumentResult> {
+    this.ensureOpen();
+    const res = await loadDocument({ store: this.store, clock: this.clock, logger: this.logger }, input);
+    await this.index.embedPending();
+    return res;
   }
 
   async flush(conversation?: string): Promise<FlushResult[]> {
