@@ -5,7 +5,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { OutputChannelLogger } from './vscode/log';
-import { onDidChangeSettings, readEngineSettings, readVaultPath } from './vscode/config';
+import { onDidChangeSettings, readEngineSettings, readProjectContext, readVaultPath } from './vscode/config';
+import { registerAddLocalModelCommand } from './vscode/bridge/addLocalModelCommand';
+import { LOCAL_VENDOR, LocalModelProvider } from './vscode/bridge/localModelProvider';
+import { MemoryParticipant } from './vscode/chat/memoryParticipant';
+import { TurnRegistry } from './vscode/chat/turnRegistry';
+import { registerMemoryCommands } from './vscode/commands/memoryCommands';
+import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
+import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
 import { registerVaultCommands } from './vscode/commands/vaultCommands';
 import { EngineHost } from './vscode/engineHost';
@@ -23,9 +30,14 @@ export interface MemoryExtensionApi {
   settings(): EngineSettings;
   /** The open engine for the current vault (waits for an open or reopen in flight). */
   engine(): Promise<MemoryEngine>;
+  /** The @memory participant (its onDidRecordTurn fires after each detached save + capture). */
+  readonly participant: MemoryParticipant;
+  /** The local model bridge (vendor `memory-local`). */
+  readonly localModels: LocalModelProvider;
 }
 
 let host: EngineHost | undefined;
+let chatParticipant: MemoryParticipant | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<MemoryExtensionApi> {
   const logger = new OutputChannelLogger();
@@ -46,10 +58,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     const statusBar = new MemoryStatusBar(engineHost, () => settings, logger);
     context.subscriptions.push(statusBar);
 
+    // Chat: the local model bridge, the memory tools, the @memory participant and their commands.
+    const project = () => readProjectContext();
+    const localModels = new LocalModelProvider(() => settings.localModels, logger);
+    context.subscriptions.push(localModels, vscode.lm.registerLanguageModelChatProvider(LOCAL_VENDOR, localModels));
+    registerAddLocalModelCommand(context, logger);
+    const turns = new TurnRegistry();
+    registerMemoryTools(context, { host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn) });
+    const participant = new MemoryParticipant({ host: engineHost, turns, logger, settings: () => settings, project }, context.extensionUri);
+    chatParticipant = participant;
+    context.subscriptions.push(participant);
+    const documents = new MemoryDocumentProvider(engineHost, project);
+    context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, documents));
+    registerMemoryCommands(context, { host: engineHost, logger, project, documents });
+
     context.subscriptions.push(onDidChangeSettings(() => {
       settings = readEngineSettings(logger);
       engineHost.updateSettings(settings);
       statusBar.update();
+      localModels.refresh();
+      participant.settingsChanged();
       logger.info('settings.changed');
       // A new vault folder means a new engine: get() reopens when the vault differs.
       const current = engineHost.current;
@@ -58,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 
     engineHost.start();
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
-    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get() };
+    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });
@@ -71,5 +99,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 export async function deactivate(): Promise<void> {
   const h = host;
   host = undefined;
+  // Saves still in flight reach the store before it closes.
+  await chatParticipant?.drain().catch(() => undefined);
+  chatParticipant = undefined;
   await h?.close();
 }

@@ -84,3 +84,23 @@ export function onDidChangeSettings(listener: () => void): vscode.Disposable {
     if (e.affectsConfiguration(SECTION)) listener();
   });
 }
+
+/** The project a chat turn belongs to: `memory.projectId`, else the first workspace folder's name. */
+export interface ProjectContext {
+  project?: string;
+  projectType?: string;
+}
+
+/**
+ * `memory.projectId` / `memory.projectType` (SPEC §10): empty id = derived from the workspace (its first
+ * folder's name, lower-cased, unsafe characters replaced); empty type = none. No workspace → no project.
+ */
+export function readProjectContext(): ProjectContext {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const clean = (s: string) => s.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
+  const configured = clean(cfg.get<string>('projectId', '') ?? '');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
+  const project = configured || clean(folder) || undefined;
+  const projectType = clean(cfg.get<string>('projectType', '') ?? '') || undefined;
+  return { project, projectType };
+}

@@ -1,0 +1,117 @@
+// Palette commands (SPEC R-UI-4): Remember…, Forget… (an id, or a pick from search hits; always a modal
+// confirmation), Search Memory… (ranked hits; a vault note opens as its file, anything else as a read-only
+// `memory:` document), Show Capture Log. Each returns what it did so tests can assert without the UI.
+import * as vscode from 'vscode';
+import { MemoryError } from '../../engine/errors';
+import type { Logger } from '../../engine/host';
+import type { SearchHit } from '../../engine/recall/recaller';
+import type { ProjectContext } from '../config';
+import { reportFailure, type EngineHost } from '../engineHost';
+import { CAPTURE_LOG_URI, referenceUri, type MemoryDocumentProvider } from './memoryDocuments';
+
+export const MEMORY_COMMANDS = {
+  remember: 'memory.remember',
+  forget: 'memory.forget',
+  search: 'memory.search',
+  showCaptureLog: 'memory.showCaptureLog',
+} as const;
+
+/** Options tests pass instead of typing into the UI (never used by menus). */
+export interface ForgetOptions { confirmed?: boolean }
+
+function hitItem(h: SearchHit): vscode.QuickPickItem & { id: string } {
+  const text = h.text.replace(/\s+/g, ' ').trim();
+  return { id: h.id, label: text.slice(0, 120) || h.id, description: h.id, detail: `${h.subkind ?? h.kind} · trust ${h.trust} · score ${h.score.toFixed(2)}` };
+}
+
+export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
+  host: EngineHost; logger: Logger; project: () => ProjectContext; documents: MemoryDocumentProvider;
+}): void {
+  const { host, logger } = deps;
+  const reg = (id: string, action: string, fn: (...args: unknown[]) => Promise<unknown>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        reportFailure(logger, action, e);
+        return undefined;
+      }
+    }));
+
+  const searchPick = async (title: string, initial?: string): Promise<string | undefined> => {
+    const engine = await host.get();
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+    qp.title = title;
+    qp.placeholder = 'Type words to search memory';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    qp.value = initial ?? '';
+    let seq = 0;
+    const run = async (q: string) => {
+      const mine = ++seq;
+      if (!q.trim()) { qp.items = []; return; }
+      qp.busy = true;
+      try {
+        const p = deps.project();
+        const hits = await engine.search(q, { project: p.project, projectType: p.projectType }, 20);
+        if (mine === seq) qp.items = hits.map(hitItem);
+      } finally {
+        if (mine === seq) qp.busy = false;
+      }
+    };
+    return new Promise<string | undefined>((resolve) => {
+      qp.onDidChangeValue((v) => { void run(v); });
+      qp.onDidAccept(() => { resolve(qp.selectedItems[0]?.id); qp.hide(); });
+      qp.onDidHide(() => { resolve(undefined); qp.dispose(); });
+      qp.show();
+      if (qp.value) void run(qp.value);
+    });
+  };
+
+  reg(MEMORY_COMMANDS.remember, 'remember', async (arg) => {
+    const text = typeof arg === 'string' ? arg : await vscode.window.showInputBox({
+      title: 'Memory: Remember', prompt: 'A fact or preference to keep as a pinned note (owner trust, listed in every recall)',
+      validateInput: (v) => (v.trim() ? undefined : 'Write something to remember'),
+    });
+    if (!text?.trim()) return undefined;
+    const engine = await host.get();
+    const r = await engine.remember({ text, kind: 'user' });
+    logger.info('command.remember', { id: r.id });
+    void vscode.window.showInformationMessage(`Remembered as ${r.id}.`, 'Open Note').then((pick) => {
+      if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path));
+    });
+    return r;
+  });
+
+  reg(MEMORY_COMMANDS.forget, 'forget', async (arg, opts) => {
+    const id = typeof arg === 'string' && arg.trim() ? arg.trim() : await searchPick('Memory: Forget — pick the memory to delete');
+    if (!id) return undefined;
+    const engine = await host.get();
+    const item = engine.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
+    const confirmed = (opts as ForgetOptions | undefined)?.confirmed === true || await vscode.window.showWarningMessage(
+      `Forget ${id}?`, { modal: true, detail: `${item.kind}: ${(item.summary ?? item.title ?? item.text ?? '').slice(0, 200)}\n\nDeletes it and the rows derived only from it. This cannot be undone.` },
+      'Forget',
+    ) === 'Forget';
+    if (!confirmed) return undefined;
+    const r = await engine.forget(id);
+    void vscode.window.showInformationMessage(`Forgot ${id}${r.removed.length > 1 ? ` and ${r.removed.length - 1} derived item(s)` : ''}.`);
+    return r;
+  });
+
+  reg(MEMORY_COMMANDS.search, 'search', async (arg) => {
+    const id = await searchPick('Memory: Search', typeof arg === 'string' ? arg : undefined);
+    if (!id) return undefined;
+    const engine = await host.get();
+    const uri = referenceUri(engine.vaultDir, id);
+    await vscode.window.showTextDocument(uri, { preview: true });
+    return id;
+  });
+
+  reg(MEMORY_COMMANDS.showCaptureLog, 'show_capture_log', async () => {
+    deps.documents.refresh(CAPTURE_LOG_URI);
+    const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(CAPTURE_LOG_URI), 'markdown');
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return doc.getText();
+  });
+}

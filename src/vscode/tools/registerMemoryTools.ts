@@ -1,0 +1,30 @@
+// Registers the memory tools with vscode.lm (SPEC R-UI-2); package.json's languageModelTools declares the same
+// names, descriptions and schemas. One CallBudget serves search and expand together (3 calls per message).
+import * as vscode from 'vscode';
+import { CallBudget } from '../../engine/recall/callBudget';
+import { MemoryExpandTool } from './memoryExpandTool';
+import { MemoryForgetTool } from './memoryForgetTool';
+import { MemorySearchTool } from './memorySearchTool';
+import { MemoryStatusTool } from './memoryStatusTool';
+import type { ToolDeps } from './toolSupport';
+
+export const MEMORY_TOOL_IDS = [
+  MemorySearchTool.toolId, MemorySearchTool.aliasId, MemoryExpandTool.toolId, MemoryStatusTool.toolId, MemoryForgetTool.toolId,
+] as const;
+
+/** The tools offered to the @memory participant's model (drill-down only; forget stays with the user). */
+export const PARTICIPANT_TOOL_IDS = [MemorySearchTool.toolId, MemoryExpandTool.toolId] as const;
+
+export function createCallBudget(maxCalls: () => number): CallBudget {
+  return new CallBudget({ maxCalls });
+}
+
+export function registerMemoryTools(context: vscode.ExtensionContext, deps: ToolDeps): void {
+  context.subscriptions.push(
+    vscode.lm.registerTool(MemorySearchTool.toolId, new MemorySearchTool(deps)),
+    vscode.lm.registerTool(MemorySearchTool.aliasId, new MemorySearchTool(deps, MemorySearchTool.aliasId)),
+    vscode.lm.registerTool(MemoryExpandTool.toolId, new MemoryExpandTool(deps)),
+    vscode.lm.registerTool(MemoryStatusTool.toolId, new MemoryStatusTool(deps)),
+    vscode.lm.registerTool(MemoryForgetTool.toolId, new MemoryForgetTool(deps)),
+  );
+}
