@@ -1,6 +1,9 @@
 // Typed getters for the `memory.*` settings (SPEC §10). The only place that calls
 // getConfiguration: the engine receives plain EngineSettings. A value of the wrong type
 // falls back to its default and is reported, so a typo in settings.json never breaks activation.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_SETTINGS, type EmbedderDownload, type EngineSettings, type LocalModelSetting } from '../engine/settings';
 import type { Logger } from '../engine/host';
@@ -92,15 +95,40 @@ export interface ProjectContext {
 }
 
 /**
- * `memory.projectId` / `memory.projectType` (SPEC §10): empty id = derived from the workspace (its first
- * folder's name, lower-cased, unsafe characters replaced); empty type = none. No workspace → no project.
+ * `memory.projectId` / `memory.projectType` (SPEC §10): empty id = derived from the workspace: its first
+ * folder's name plus a short hash of what identifies the repository (the git `origin` URL, so every clone
+ * of one repository shares its memory; else the folder's location) — two different folders that happen to
+ * share a name never see each other's memory. Empty type = none. No workspace → no project.
  */
 export function readProjectContext(): ProjectContext {
   const cfg = vscode.workspace.getConfiguration(SECTION);
-  const clean = (s: string) => s.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
-  const configured = clean(cfg.get<string>('projectId', '') ?? '');
-  const folder = vscode.workspace.workspaceFolders?.[0]?.name ?? '';
-  const project = configured || clean(folder) || undefined;
-  const projectType = clean(cfg.get<string>('projectType', '') ?? '') || undefined;
+  const configured = cleanProjectId(cfg.get<string>('projectId', '') ?? '');
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const project = configured || (folder ? derivedProjectId(folder.name, folder.uri) : undefined);
+  const projectType = cleanProjectId(cfg.get<string>('projectType', '') ?? '') || undefined;
   return { project, projectType };
+}
+
+function cleanProjectId(s: string): string {
+  return s.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
+}
+
+const derivedIds = new Map<string, string>();
+
+/** `<folder name>-<6 hex>`; the hash covers the git origin URL when there is one, else the folder URI. */
+export function derivedProjectId(name: string, uri: vscode.Uri): string {
+  const key = uri.toString();
+  let id = derivedIds.get(key);
+  if (id) return id;
+  let identity = key;
+  if (uri.scheme === 'file') {
+    try {
+      const gitConfig = readFileSync(join(uri.fsPath, '.git', 'config'), 'utf8');
+      const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(gitConfig)?.[1];
+      if (origin) identity = origin.replace(/\.git$/, '').replace(/^[a-z]+:\/\/([^@/]+@)?/i, '').replace(/^[^@]+@([^:]+):/, '$1/');
+    } catch { /* not a git repository: the folder's location identifies it */ }
+  }
+  id = `${cleanProjectId(name) || 'workspace'}-${createHash('sha256').update(identity).digest('hex').slice(0, 6)}`;
+  derivedIds.set(key, id);
+  return id;
 }

@@ -14,6 +14,7 @@ export const MEMORY_COMMANDS = {
   forget: 'memory.forget',
   search: 'memory.search',
   showCaptureLog: 'memory.showCaptureLog',
+  loadDocument: 'memory.loadDocument',
 } as const;
 
 /** Options tests pass instead of typing into the UI (never used by menus). */
@@ -113,5 +114,31 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
     const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(CAPTURE_LOG_URI), 'markdown');
     await vscode.window.showTextDocument(doc, { preview: false });
     return doc.getText();
+  });
+
+  // Load Document… (R-WRITE-8): a Markdown file becomes pinned sections; loading it again only
+  // touches what changed. The argument (a Uri or path) is for the Explorer menu and tests.
+  reg(MEMORY_COMMANDS.loadDocument, 'load_document', async (arg) => {
+    let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.file(arg) : undefined;
+    if (!uri) {
+      const picked = await vscode.window.showOpenDialog({
+        canSelectMany: false, openLabel: 'Load into Memory', filters: { Markdown: ['md', 'markdown', 'txt'] },
+      });
+      uri = picked?.[0];
+    }
+    if (!uri) return undefined;
+    if (uri.scheme !== 'file') throw new MemoryError('E_BAD_INPUT', 'only files on this machine can be loaded');
+    const target = uri;
+    const project = deps.project().project;
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Memory: loading document…', cancellable: false },
+      async () => (await host.get()).loadDocument({ path: target.fsPath, project }),
+    );
+    logger.info('command.load_document', { added: result.added, updated: result.updated, unchanged: result.unchanged, removed: result.removed, secret: result.secret });
+    void vscode.window.showInformationMessage(
+      `Memory: document loaded — ${result.added} new, ${result.updated} changed, ${result.unchanged} unchanged, ${result.removed} removed section(s)` +
+      (result.secret ? `; ${result.secret} with credentials kept out of recall.` : '.'),
+    );
+    return result;
   });
 }
