@@ -16,11 +16,22 @@ export const node24 = join(node24Dir, 'bin', 'node');
 export const codeServerDir = join(TOOLS, 'code-server', 'node_modules', 'code-server');
 export const codeServerEntry = join(codeServerDir, 'out', 'node', 'entry.js');
 
+/**
+ * The environment for a nested `npm install`: without the outer npm's `npm_*` variables. Under
+ * `npm test` they carry the outer npm's config — `npm_config_user_agent` names Node 20, and
+ * code-server's postinstall reads the Node version from it and refuses to install.
+ */
+function cleanEnv(extra) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD') env[k] = v;
+  return { ...env, ...extra };
+}
+
 function npmInstall(dir, spec, env) {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], {
-    cwd: dir, stdio: 'inherit', env: { ...process.env, ...env },
+    cwd: dir, stdio: 'inherit', env: cleanEnv(env),
   });
 }
 
