@@ -1,11 +1,13 @@
 // The build: esbuild bundles the extension, the language server, the CLI and the webview;
-// copies sql.js's wasm next to the bundles; compiles tests (unbundled) to out/ for mocha.
+// copies sql.js's wasm and onnxruntime-web's WASM runtime next to the bundles (buildPlugins.mjs says
+// why WASM and not onnxruntime-node); compiles tests (unbundled) to out/ for mocha.
 // Types are checked separately by `tsc --noEmit` (npm run typecheck).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, statSync, rmSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bundlePlugins, copyOrtWasm } from './buildPlugins.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -22,15 +24,11 @@ function walk(dir, out = []) {
   return out;
 }
 
-// transformers.js loads `sharp` at start-up; we never process images, so it gets a stub.
-const sharpStub = { name: 'sharp-stub', setup(b) {
-  b.onResolve({ filter: /^sharp$/ }, () => ({ path: join(root, 'src', 'engine', 'embed', 'sharpStub.js') }));
-} };
-
 const common = {
   bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: !production,
   minify: production, logLevel: 'warning',
-  external: ['vscode', 'onnxruntime-node'], plugins: [sharpStub],
+  // No onnxruntime-node: the bundles carry the WASM runtime instead (one .vsix for every platform).
+  external: ['vscode'], plugins: bundlePlugins,
 };
 
 const nodeEntries = [
@@ -51,6 +49,7 @@ const tests = {
 function copyAssets() {
   mkdirSync(join(root, 'dist'), { recursive: true });
   copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), join(root, 'dist', 'sql-wasm.wasm'));
+  copyOrtWasm(join(root, 'dist'));
 }
 
 // out/ is only wiped on request: several test runs may share it while one of them rebuilds.

@@ -16,6 +16,8 @@ import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMe
 import { registerStatusCommand } from './vscode/commands/statusCommand';
 import { registerVaultCommands } from './vscode/commands/vaultCommands';
 import { EngineHost } from './vscode/engineHost';
+import { EmbedderController } from './vscode/embedderController';
+import { createEmbedderUi } from './vscode/embedderUi';
 import { MemoryStatusBar } from './vscode/statusBar';
 import { registerVaultViews, type VaultViews } from './vscode/views/vaultTree';
 import type { MemoryEngine } from './engine/engine';
@@ -34,6 +36,8 @@ export interface MemoryExtensionApi {
   readonly participant: MemoryParticipant;
   /** The local model bridge (vendor `memory-local`). */
   readonly localModels: LocalModelProvider;
+  /** Chooses the embedder from `memory.embedder.*` (weights under `<globalStorage>/models`). */
+  readonly embedder: EmbedderController;
 }
 
 let host: EngineHost | undefined;
@@ -58,6 +62,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     const statusBar = new MemoryStatusBar(engineHost, () => settings, logger);
     context.subscriptions.push(statusBar);
 
+    // The embedder: chosen in the background after each engine open, and again when memory.embedder.* changes.
+    const embedder = new EmbedderController({
+      engine: () => engineHost.get(), settings: () => settings, logger, answers: context.globalState, ui: createEmbedderUi(),
+      modelsDir: vscode.Uri.joinPath(context.globalStorageUri, 'models').fsPath,
+    });
+    context.subscriptions.push(embedder, engineHost.onDidOpen(() => { void embedder.evaluate(); }),
+      { dispose: embedder.onDidChange(() => statusBar.update()).dispose });
+
     // Chat: the local model bridge, the memory tools, the @memory participant and their commands.
     const project = () => readProjectContext();
     const localModels = new LocalModelProvider(() => settings.localModels, logger);
@@ -73,7 +85,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerMemoryCommands(context, { host: engineHost, logger, project, documents });
 
     context.subscriptions.push(onDidChangeSettings(() => {
+      const before = settings;
       settings = readEngineSettings(logger);
+      if (before.embedderModel !== settings.embedderModel || before.embedderDownload !== settings.embedderDownload) void embedder.evaluate();
       engineHost.updateSettings(settings);
       statusBar.update();
       localModels.refresh();
@@ -86,7 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 
     engineHost.start();
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
-    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels };
+    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });

@@ -5,6 +5,7 @@ import type { MemoryEngine } from '../engine/engine';
 import type { Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
 import { SHOW_STATUS_COMMAND } from './commands/statusCommand';
+import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
 
 /** 500 ms: a burst of writes (a flush, a rebuild) updates the count once, still "live" to a person. */
@@ -19,6 +20,15 @@ export function healthOf(engine: MemoryEngine, logger: Logger): HealthLevel {
   } catch (e) {
     logger.warn('status_bar.health_unavailable', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
     return 'ok';
+  }
+}
+
+/** The embedder in use and why, for the tooltip; undefined if the card cannot be read. */
+function embedderLine(engine: MemoryEngine): string | undefined {
+  try {
+    return describeEmbedder(engine.status().embedder);
+  } catch {
+    return undefined;
   }
 }
 
@@ -67,6 +77,8 @@ export class MemoryStatusBar implements vscode.Disposable {
       const health = healthOf(s.engine, this.logger);
       this.item.text = on ? `$(database) Memory: ${items}` : '$(database) Memory: off';
       tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHeadroom: ${health}  \n`);
+      const embedder = embedderLine(s.engine);
+      if (embedder) tip.appendMarkdown(`Embedder: ${embedder}  \n`);
       tip.appendMarkdown('Click for the status card.');
       if (health === 'warn') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       if (health === 'critical') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');

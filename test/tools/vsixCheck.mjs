@@ -1,9 +1,14 @@
 // Proves the packaged .vsix works as a user gets it: installs dist-vsix/vscode-memory.vsix into a
 // fresh code-server extensions folder, opens the workbench WITHOUT the development path, runs
 // "Memory: Show Status" from the command palette as a person would, and waits for its message.
+// The tiny stand-in e5 model (test/fixtures/makeTinyE5.ts) sits in the extension's
+// <globalStorage>/models and `memory.embedder.model` names it: the message must name the e5 embedder
+// loaded by the WASM runtime the .vsix ships (not the hash fallback).
 // Also fails when the .vsix ships sources, tests, node_modules or source maps.
 //   node test/tools/vsixCheck.mjs [--no-package]
 import { mkdirSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as esbuild from 'esbuild';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureTools, ROOT } from './installTools.mjs';
@@ -13,6 +18,15 @@ import { packageVsix, VSIX, vsixEntries, vsixProblems } from './packageVsix.mjs'
 
 const SCRATCH = join(ROOT, '.scratch', 'vsix-check');
 const EXTENSION_ID = 'memory-for-vscode.vscode-memory';
+const TINY_MODEL = 'test/tiny-e5';
+const TINY_EMBEDDER = 'tiny-e5-q8-384';
+
+/** Writes the tiny stand-in model under `modelsDir` (the fixture, bundled on the fly: no out/ needed). */
+async function placeTinyModel(modelsDir) {
+  const outfile = join(SCRATCH, 'makeTinyE5.cjs');
+  await esbuild.build({ entryPoints: [join(ROOT, 'test', 'fixtures', 'makeTinyE5.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  return createRequire(import.meta.url)(outfile).makeTinyE5(modelsDir, TINY_MODEL);
+}
 // 3 minutes: a workbench is up in ~10 s here; the rest is margin for a loaded CI machine.
 const TIMEOUT_MS = Number(process.env.MEMORY_VSIX_TIMEOUT_MS || 3 * 60_000);
 
@@ -61,7 +75,9 @@ async function main() {
   const dirs = { home: join(SCRATCH, 'home'), userData: join(SCRATCH, 'user-data'), extensions: join(SCRATCH, 'extensions'), workspace: join(SCRATCH, 'workspace') };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   writeFileSync(join(dirs.workspace, 'notes.md'), '# A workspace\n');
-  writeUserSettings(dirs.userData, { 'memory.vaultPath': join(SCRATCH, 'vault') });
+  writeUserSettings(dirs.userData, { 'memory.vaultPath': join(SCRATCH, 'vault'), 'memory.embedder.model': TINY_MODEL });
+  // code-server's globalStorage for the extension: <user-data>/User/globalStorage/<publisher.name>.
+  await placeTinyModel(join(dirs.userData, 'User', 'globalStorage', EXTENSION_ID, 'models'));
 
   const installed = await codeServerCli(dirs.home, ['--install-extension', VSIX, '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData]);
   if (!/successfully installed/i.test(installed)) throw new Error(`install did not report success:\n${installed}`);
@@ -80,8 +96,21 @@ async function main() {
     await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: TIMEOUT_MS });
     await runFromPalette(page, 'Memory: Show Status', TIMEOUT_MS);
     await page.getByText(/Memory is (on|off)/).first().waitFor({ timeout: TIMEOUT_MS });
-    await page.screenshot({ path: join(SCRATCH, 'workbench.png') });
     console.log(`[vsix] "Memory: Show Status" answered in the installed extension after ${secs()} s`);
+    // The embedder loads in the background after the engine opens: ask again until it is named
+    // (each answer is a fresh notification; the deadline is the only bound).
+    const e5 = page.getByText(new RegExp(`embedder ${TINY_EMBEDDER} \\(local model loaded\\)`)).first();
+    for (;;) {
+      try {
+        await e5.waitFor({ timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (Date.now() - started > TIMEOUT_MS) throw new Error(`Show Status never named the e5 embedder ${TINY_EMBEDDER}: ${e.message}`);
+        await runFromPalette(page, 'Memory: Show Status', TIMEOUT_MS);
+      }
+    }
+    await page.screenshot({ path: join(SCRATCH, 'workbench.png') });
+    console.log(`[vsix] the installed extension loaded the e5 model through its WASM runtime (${TINY_EMBEDDER}, model-loaded) after ${secs()} s`);
 
     // Belt and braces: the extension host log names our activation.
     const logs = findFiles(join(dirs.userData, 'logs'), (n) => /exthost/i.test(n) && n.endsWith('.log'));

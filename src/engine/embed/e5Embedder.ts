@@ -19,10 +19,19 @@ interface FeaturePipeline {
   dispose?(): Promise<void>;
 }
 
+/** Download progress of one model file, from transformers.js's progress_callback (bytes). */
+export interface DownloadProgress {
+  file: string;
+  loaded: number;
+  total: number;
+}
+
 export interface E5Options {
   modelsDir: string;
   modelId?: string;
   allowDownload?: boolean;
+  /** Called while files are fetched (only when download is allowed and a file is missing). */
+  onProgress?: (p: DownloadProgress) => void;
 }
 
 export class E5Embedder implements Embedder {
@@ -44,6 +53,7 @@ export class E5Embedder implements Embedder {
       dtype: E5_DTYPE,
       device: 'cpu',
       local_files_only: opts.allowDownload !== true,
+      progress_callback: opts.onProgress ? progressAdapter(opts.onProgress) : undefined,
     })) as unknown as FeaturePipeline;
     // Probe once: proves the graph runs and tells the width (384 for e5-small).
     const probe = await pipe(['query: probe'], { pooling: 'mean', normalize: true });
@@ -84,6 +94,7 @@ export interface LoadEmbedderOptions {
   logger?: Logger;
   /** false: skip e5 entirely (setting "never" with no weights, tests). */
   tryModel?: boolean;
+  onProgress?: (p: DownloadProgress) => void;
 }
 
 export interface LoadedEmbedder {
@@ -104,7 +115,7 @@ export async function loadEmbedderWithReason(opts: LoadEmbedderOptions): Promise
   if (opts.tryModel !== false) {
     const started = Date.now();
     try {
-      const e5 = await E5Embedder.load({ modelsDir: opts.modelsDir, modelId, allowDownload: opts.allowDownload });
+      const e5 = await E5Embedder.load({ modelsDir: opts.modelsDir, modelId, allowDownload: opts.allowDownload, onProgress: opts.onProgress });
       log.info('embedder.loaded', { embedder: e5.id, model: modelId, dims: e5.dims, ms: Date.now() - started });
       return { embedder: e5, reason: 'model-loaded' };
     } catch (e) {
@@ -137,6 +148,16 @@ function importTransformers(): Promise<Transformers> {
     throw e;
   });
   return transformersPromise;
+}
+
+/** transformers.js reports several event kinds; only per-file byte progress is passed on. */
+function progressAdapter(cb: (p: DownloadProgress) => void): (info: unknown) => void {
+  return (info) => {
+    const i = info as { status?: string; file?: string; loaded?: number; total?: number };
+    if (i.status === 'progress' && typeof i.file === 'string' && typeof i.loaded === 'number' && typeof i.total === 'number') {
+      cb({ file: i.file, loaded: i.loaded, total: i.total });
+    }
+  };
 }
 
 function ensureTrailingSep(dir: string): string {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
+import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
@@ -12,6 +13,8 @@ export interface StatusFigures {
   enabled: boolean;
   /** Embedder id in use, or null when the engine is not open. */
   embedder: string | null;
+  /** Why that embedder (model-loaded, model-missing, download-declined, …), or null when not open. */
+  embedderReason: string | null;
   /** Items of every kind in the store. */
   items: number;
   rawRecord: boolean;
@@ -31,6 +34,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
   const base: StatusFigures = {
     enabled: settings.enabled,
     embedder: null,
+    embedderReason: null,
     items: 0,
     rawRecord: settings.l0Enabled,
     captureToolResults: settings.l0CaptureToolResults,
@@ -54,6 +58,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
       card,
       enabled: card.enabled,
       embedder: card.embedder.id,
+      embedderReason: card.embedder.reason,
       items: Object.values(card.items).reduce((a, b) => a + b, 0),
       rawRecord: card.rawRecord.enabled,
       captureToolResults: card.switches.captureToolResults,
@@ -69,7 +74,8 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
 export function statusLine(s: StatusFigures): string {
   if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
   const health = s.card ? ` · headroom ${s.card.health.level}` : '';
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${s.embedder ?? 'off'}${health}`;
+  const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}`;
 }
 
 export function registerStatusCommand(

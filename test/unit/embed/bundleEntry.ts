@@ -1,5 +1,5 @@
-// Entry point bundled by bundle.test.ts exactly like build.mjs bundles dist/ (sharp stubbed,
-// onnxruntime-node external): proves transformers.js loads at run time from a bundle.
+// Entry point bundled by bundle.test.ts exactly like build.mjs bundles dist/ (buildPlugins.mjs):
+// proves transformers.js + the WASM runtime load at run time from a bundle, and from where.
 import { loadEmbedderWithReason } from '../../../src/engine/embed/e5Embedder';
 import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
 
@@ -8,7 +8,11 @@ async function main(): Promise<void> {
   makeTinyE5(modelsDir);
   const r = await loadEmbedderWithReason({ modelsDir, modelId: TINY_E5_MODEL_ID });
   const [v] = await r.embedder.embed(['hello from the bundle'], 'query');
-  process.stdout.write(JSON.stringify({ reason: r.reason, id: r.embedder.id, dims: v!.length }) + '\n');
+  const tf = await import('@huggingface/transformers');
+  const wasmPaths = (tf.env.backends.onnx as { wasm?: { wasmPaths?: unknown } }).wasm?.wasmPaths;
+  let nativeRuntime = true;
+  try { require.resolve('onnxruntime-node'); } catch { nativeRuntime = false; }
+  process.stdout.write(JSON.stringify({ reason: r.reason, id: r.embedder.id, dims: v!.length, wasmPaths, nativeRuntime }) + '\n');
 }
 
 main().catch((e: unknown) => {
