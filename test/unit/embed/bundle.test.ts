@@ -1,4 +1,4 @@
-// The e5 embedder as it ships: bundled by esbuild with build.mjs's plugins (buildPlugins.mjs), run
+// The e5 embedder as it ships: bundled by esbuild with build.mjs's plugins, run
 // from a temp folder with NO node_modules in reach, the WASM runtime next to the bundle — proves the
 // .vsix needs neither onnxruntime-node nor a CDN (R-SEC-4).
 import { strict as assert } from 'node:assert';
@@ -27,7 +27,7 @@ describe('e5Embedder inside an esbuild bundle like dist/', function () {
     try {
       // `new Function` keeps a real import() in this CommonJS test file (an .mjs needs one).
       const load = new Function('u', 'return import(u)') as (u: string) => Promise<BuildPlugins>;
-      const { bundlePlugins, copyOrtWasm } = await load(pathToFileURL(join(root, 'buildPlugins.mjs')).href);
+      const { bundlePlugins, copyOrtWasm } = await load(pathToFileURL(join(root, 'build.mjs')).href);
       const outfile = join(tmp, 'dist', 'bundle.js');
       await esbuild.build({
         entryPoints: [join(root, 'test', 'unit', 'embed', 'bundleEntry.ts')], outfile,

@@ -1,4 +1,4 @@
-// Entry point bundled by bundle.test.ts exactly like build.mjs bundles dist/ (buildPlugins.mjs):
+// Entry point bundled by bundle.test.ts exactly like build.mjs bundles dist/:
 // proves transformers.js + the WASM runtime load at run time from a bundle, and from where.
 import { loadEmbedderWithReason } from '../../../src/engine/embed/e5Embedder';
 import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
