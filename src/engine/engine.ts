@@ -72,7 +72,12 @@ export interface RememberInput {
 export class MemoryEngine extends Disposable {
   readonly vaultDir: string;
   readonly vault: VaultIndex;
-  readonly index: RecallIndex;
+  private readonly recallIndex: RecallIndex;
+  // Store changes not yet applied to the recall index: applied right after the write's acknowledgement
+  // (setImmediate) or, at the latest, by the next read through `index` / search / recall.
+  private pendingIndexIds = new Set<string>();
+  private pendingReindex = false;
+  private indexCatchUp: NodeJS.Immediate | undefined;
   readonly writer: TurnWriter;
   readonly recaller: Recaller;
   private settingsValue: EngineSettings;
@@ -103,9 +108,9 @@ export class MemoryEngine extends Disposable {
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
-    this.index = new RecallIndex(embedder, logger);
+    this.recallIndex = new RecallIndex(embedder, logger);
     this.writer = new TurnWriter(store, settings, clock, logger);
-    this.recaller = new Recaller(store, this.index, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
   }
 
@@ -139,6 +144,15 @@ export class MemoryEngine extends Disposable {
   }
 
   get settings(): Readonly<EngineSettings> { return this.settingsValue; }
+
+  /**
+   * The recall index, with every store change so far applied (writes index after their
+   * acknowledgement, so a read through here — or search / recall — never misses one).
+   */
+  get index(): RecallIndex {
+    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
+    return this.recallIndex;
+  }
 
   /** Resolves once the vault reconciliation started at open has finished. */
   whenVaultSynced(): Promise<void> { return this.vaultSynced; }
@@ -262,6 +276,7 @@ export class MemoryEngine extends Disposable {
 
   search(query: string, ctx: ReadContext = {}, k?: number): Promise<SearchHit[]> {
     this.ensureOpen();
+    this.syncIndex();
     return this.recaller.search(query, ctx, k);
   }
 
@@ -269,6 +284,7 @@ export class MemoryEngine extends Disposable {
   async recall(req: RecallRequest): Promise<RecallResult> {
     this.ensureOpen();
     try {
+      this.syncIndex();
       return await this.recaller.recall(req);
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
@@ -279,6 +295,7 @@ export class MemoryEngine extends Disposable {
 
   expand(id: string, ctx: ReadContext = {}): Promise<ExpandResult> {
     this.ensureOpen();
+    this.syncIndex();
     return this.recaller.expand(id, ctx);
   }
 
@@ -357,6 +374,11 @@ export class MemoryEngine extends Disposable {
 
   // ------------------------------------------------------------------ internals
 
+  /** Applies store changes the recall index has not seen yet (see `index`). */
+  private syncIndex(): void {
+    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
+  }
+
   private ensureOpen(): void {
     if (this.closed) throw new MemoryError('E_CLOSED', 'the memory engine is closed');
   }
@@ -365,7 +387,7 @@ export class MemoryEngine extends Disposable {
   private reindexAll(): void {
     const seen = new Set<string>();
     this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
-    for (const id of this.index.allIds()) if (!seen.has(id)) this.index.remove(id);
+    for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
   }
 
   // ------------------------------------------------------------------ recall index persistence
@@ -556,21 +578,52 @@ export class MemoryEngine extends Disposable {
       trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
       importance: it.importance, invalidated: it.invalidatedAt !== null, archived: it.archivedAt !== null, expiresAt: it.expiresAt,
     };
-    this.index.upsert(ix);
+    this.recallIndex.upsert(ix);
   }
 
   private onStoreChange(ids: string[], reloaded: boolean): void {
     this.recaller.noteStoreChange(ids, reloaded);
-    if (reloaded) {
-      for (const id of [...ids]) this.index.remove(id);
-      this.reindexAll();
-    } else {
-      for (const id of ids) {
-        if (!kindOfId(id)) continue;
-        const it = this.store.items.get(id);
-        if (it) this.indexItem(it);
-        else this.index.remove(id);
+    // Indexing (analysis, postings, neighbour links) is kept off the write's acknowledgement: the
+    // store fires this before the writer's promise resolves. It runs on the next turn of the event
+    // loop, or earlier when something reads the index.
+    if (reloaded) this.pendingReindex = true;
+    for (const id of ids) this.pendingIndexIds.add(id);
+    if (!this.indexCatchUp && !this.closed) {
+      this.indexCatchUp = setImmediate(() => {
+        this.indexCatchUp = undefined;
+        if (!this.closed) this.catchUpIndex();
+      });
+    }
+  }
+
+  /** Applies pending store changes to the recall index, then tells listeners. */
+  private catchUpIndex(): void {
+    const reloaded = this.pendingReindex;
+    const ids = [...this.pendingIndexIds];
+    this.pendingReindex = false;
+    this.pendingIndexIds = new Set();
+    try {
+      if (reloaded) {
+        for (const id of ids) this.recallIndex.remove(id);
+        this.reindexAll();
+      } else {
+        const wanted = ids.filter((id) => kindOfId(id));
+        for (let i = 0; i < wanted.length; i += 500) {
+          const chunk = wanted.slice(i, i + 500);
+          const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
+          for (const id of chunk) {
+            const it = found.get(id);
+            if (it) this.indexItem(it);
+            else this.recallIndex.remove(id);
+          }
+        }
       }
+    } catch (e) {
+      // The store went away under us (closed, or a crash is being simulated): the index is rebuilt
+      // or caught up from the journal at the next open, so nothing is lost.
+      if (errorCode(e) !== 'E_CLOSED') throw e;
+      this.logger.warn('index.catch_up_skipped', { items: ids.length, error: 'E_CLOSED' });
+      return;
     }
     this.scheduleVectors();
     this.schedulePersist();

@@ -114,7 +114,9 @@ export class Int8Scanner {
   private readonly qOff = 0;
   private readonly outOff: number;
   private readonly rowsOff: number;
-  private bytes!: Int8Array;
+  get rowsOffset(): number { return this.rowsOff; }
+  /** The whole memory as bytes (re-made after growth); rows start at `rowsOffset`. */
+  bytes!: Int8Array;
   private q16!: Int16Array;
   private out!: Int32Array;
 

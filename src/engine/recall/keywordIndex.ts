@@ -62,7 +62,7 @@ export class KeywordIndex {
   private ordCount = 0;
   private deadCount = 0;
   private totalLen = 0;
-  private readonly docToOrd = new Map<number, number>();
+  private readonly docToOrd = new DocOrdMap();
   private acc = new Float32Array(0);
   private accTf = new Float32Array(0); // coverage numerator when normalising by coverage
   private readonly scratch = new ContextScratch();
@@ -127,7 +127,7 @@ export class KeywordIndex {
 
   remove(docId: number): boolean {
     const ord = this.docToOrd.get(docId);
-    if (ord === undefined) return false;
+    if (ord < 0) return false;
     this.docToOrd.delete(docId);
     this.totalLen -= this.ordLen[ord]!;
     this.ordLen[ord] = 0;
@@ -457,33 +457,90 @@ class ContextScratch {
     if (s >= 0) return s;
     s = this.linkUsed;
     let c = 0;
-    const add = (docId: number, weight: number) => {
-      const lo = this.ix.docToOrd.get(docId);
-      if (lo === undefined || !(weight > 0) || !this.ok(lo)) return;
-      if (s + c >= this.linkOrd.length) {
-        const ord2 = new Int32Array(this.linkOrd.length * 2);
-        ord2.set(this.linkOrd);
-        this.linkOrd = ord2;
-        const w2 = new Float64Array(this.linkW.length * 2);
-        w2.set(this.linkW);
-        this.linkW = w2;
-      }
-      this.linkOrd[s + c] = lo;
-      this.linkW[s + c] = Math.min(1, weight);
-      c++;
-    };
     const docId = this.ix.ordToDoc[ord]!;
+    let n: number;
+    let docs: Int32Array, ws: Float64Array;
     if (this.context.linksInto) {
-      const n = this.context.linksInto(docId, this.tmpDocs, this.tmpW);
-      for (let i = 0; i < n; i++) add(this.tmpDocs[i]!, this.tmpW[i]!);
+      n = this.context.linksInto(docId, this.tmpDocs, this.tmpW);
+      docs = this.tmpDocs;
+      ws = this.tmpW;
     } else {
-      for (const link of this.context.linksOf(docId)) add(link.docId, link.weight);
+      const links = this.context.linksOf(docId);
+      n = Math.min(links.length, this.tmpDocs.length);
+      for (let i = 0; i < n; i++) { this.tmpDocs[i] = links[i]!.docId; this.tmpW[i] = links[i]!.weight; }
+      docs = this.tmpDocs;
+      ws = this.tmpW;
+    }
+    if (s + n > this.linkOrd.length) {
+      const cap = Math.max(this.linkOrd.length * 2, s + n);
+      const ord2 = new Int32Array(cap);
+      ord2.set(this.linkOrd);
+      this.linkOrd = ord2;
+      const w2 = new Float64Array(cap);
+      w2.set(this.linkW);
+      this.linkW = w2;
+    }
+    const toOrd = this.ix.docToOrd;
+    for (let i = 0; i < n; i++) {
+      const weight = ws[i]!;
+      const lo = toOrd.get(docs[i]!);
+      if (lo < 0 || !(weight > 0) || !this.ok(lo)) continue;
+      this.linkOrd[s + c] = lo;
+      this.linkW[s + c] = weight < 1 ? weight : 1;
+      c++;
     }
     this.linkUsed = s + c;
     this.linkStart[ord] = s;
     this.linkCount[ord] = c;
     if (this.allowed[ord] === 0) this.dirty.push(ord); // keep the reset list complete
     return s;
+  }
+}
+
+/**
+ * docId → ordinal (-1 = none). Doc ids are small and dense in practice (the recall index reuses
+ * freed ones), so ids below 2^22 live in a typed array — a Map lookup per context link was the
+ * largest cost of an expanded search at 100k docs; larger ids fall back to a Map.
+ */
+class DocOrdMap {
+  private static readonly DENSE_LIMIT = 1 << 22; // 16 MB of Int32 at most
+  private dense = new Int32Array(0);
+  private sparse: Map<number, number> | null = null;
+  size = 0;
+
+  get(docId: number): number {
+    if (docId < this.dense.length) return this.dense[docId]!;
+    if (docId < DocOrdMap.DENSE_LIMIT || !this.sparse) return -1;
+    return this.sparse.get(docId) ?? -1;
+  }
+
+  has(docId: number): boolean {
+    return this.get(docId) >= 0;
+  }
+
+  set(docId: number, ord: number): void {
+    if (docId < DocOrdMap.DENSE_LIMIT) {
+      if (docId >= this.dense.length) {
+        const next = new Int32Array(Math.min(DocOrdMap.DENSE_LIMIT, Math.max(1024, docId + 1, this.dense.length * 2))).fill(-1);
+        next.set(this.dense);
+        this.dense = next;
+      }
+      if (this.dense[docId]! < 0) this.size++;
+      this.dense[docId] = ord;
+      return;
+    }
+    this.sparse ??= new Map();
+    if (!this.sparse.has(docId)) this.size++;
+    this.sparse.set(docId, ord);
+  }
+
+  delete(docId: number): void {
+    if (docId < this.dense.length) {
+      if (this.dense[docId]! >= 0) this.size--;
+      this.dense[docId] = -1;
+    } else if (this.sparse?.delete(docId)) {
+      this.size--;
+    }
   }
 }
 

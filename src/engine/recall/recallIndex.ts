@@ -179,7 +179,7 @@ export class RecallIndex {
     };
     const drop: number[] = [];
     let moved = false;
-    loaded.forEachRow((oldDoc, partition) => {
+    loaded.forEachDoc((oldDoc, partition) => {
       const doc = fits(oldDoc, partition);
       if (doc < 0) drop.push(oldDoc);
       else if (doc !== oldDoc) moved = true;
@@ -198,13 +198,13 @@ export class RecallIndex {
     }
     target.ext = undefined;
     let adopted = 0;
-    target.forEachRow((doc) => {
+    target.forEachDoc((doc) => {
       this.textHash[doc] = hashes[doc] === undefined || moved ? this.textHash[doc]! : hashes[doc]! >>> 0;
       this.pendingText.delete(doc);
       adopted++;
     });
     if (moved) {
-      loaded.forEachRow((oldDoc, partition) => {
+      loaded.forEachDoc((oldDoc, partition) => {
         const doc = fits(oldDoc, partition);
         if (doc >= 0) this.textHash[doc] = hashes[oldDoc]! >>> 0;
       });
@@ -220,7 +220,7 @@ export class RecallIndex {
   saveVectors(file: string): void {
     const ids: (string | null)[] = new Array(this.ids.length).fill(null);
     const hashes: number[] = new Array(this.ids.length).fill(0);
-    this.vectors.forEachRow((doc) => {
+    this.vectors.forEachDoc((doc) => {
       ids[doc] = this.ids[doc] ?? null;
       hashes[doc] = this.textHash[doc]!;
     });

@@ -1,11 +1,15 @@
-// In-memory vector index (SPEC R-RECALL-3/8): one contiguous Float32Array per scope partition
+// In-memory vector index (SPEC R-RECALL-3/8): one packed row store per scope partition
 // ('global', 'p:<project>', 't:<projectType>'), so a query only scans what the conversation may see.
-// Invariants: rows are normalised vectors of `dims` floats; rows stay packed (remove swaps the last
+// Rows are kept as int8 (per-row scale) only — 4× smaller than float32 (100k × 384 dims: 38 MB, not
+// 154 MB + the int8 copy); a query is scored with the SIMD int8 pass, then its candidates re-scored
+// with the float query against the int8 row (only the row's rounding error remains, ~1e-3 in cosine).
+// `int8: false` keeps exact float32 rows instead (benchmarks, comparisons).
+// Invariants: rows are normalised vectors of `dims` values; rows stay packed (remove swaps the last
 // row in); the file on disk belongs to exactly one embedder id and is replaced atomically.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../errors';
-import { createInt8Scanner, type Int8Scanner, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
+import { createInt8Scanner, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
 import { TopK } from './keywordIndex';
 
 export interface VectorHit {
@@ -13,47 +17,65 @@ export interface VectorHit {
   score: number;
 }
 
+/** Packed int8 rows: the WebAssembly SIMD scanner, or a plain-JS fallback with the same interface. */
+interface Int8Rows {
+  reserve(rows: number): void;
+  setRow(row: number, q: Int8Array): void;
+  rowView(row: number): Int8Array;
+  copyRow(from: number, to: number): void;
+  scan(query: Int8Array, start: number, n: number): Int32Array;
+  /** The backing bytes and the byte offset of row 0 (views change after reserve()). */
+  readonly bytes: Int8Array;
+  readonly rowsOffset: number;
+}
+
 interface Partition {
   label: string;
-  rows: Float32Array; // capacity × dims
+  /** Exact mode only: capacity × dims floats. */
+  rows: Float32Array | null;
+  /** Compact mode only: the int8 rows. */
+  q8: Int8Rows | null;
   docIds: Int32Array;
   count: number;
-  /** Int8 copy of the rows for the SIMD first pass; null without WebAssembly SIMD. */
-  scanner: Int8Scanner | null;
-  /** Per row 1 / quantisation scale, so approx = int dot · invScale[row] · invQueryScale. */
+  /** Per row 1 / quantisation scale, so value ≈ int8 · invScale[row]. */
   invScale: Float32Array;
 }
 
 const MAGIC = 0x5645_4331; // "VEC1"
-const FORMAT_VERSION = 2; // 2: rows carry their int8 copy, so loading needs no re-quantising
+// 3: rows are int8 only [docId, partition, 1/scale, int8 × dims padded to 4]; 2 (still read): + dims × float32.
+const FORMAT_VERSION = 3;
 const INITIAL_ROWS = 64;
 const SLOT_BITS = 2 ** 32; // docSlot = partitionIndex * 2^32 + row (exact in a double)
-// Below this many rows the exact float loop is as fast as the two-pass scan. Measured (k = 60, 384 dims,
-// shared 2-core machine): exact 0.50 / 1.02 / 1.63 / 2.25 ms at 1k / 2k / 3k / 4k rows, two-pass 0.43 /
-// 0.47 / 0.56 / 0.64 ms — the int8 pass wins from ~1k rows.
+// Below this many rows one asymmetric pass (float query · int8 row) is as fast as the two-pass scan.
+// Measured (k = 60, 384 dims, shared 2-core machine): exact 0.50 / 1.02 / 1.63 / 2.25 ms at 1k / 2k / 3k / 4k rows,
+// two-pass 0.43 / 0.47 / 0.56 / 0.64 ms — the int8 pass wins from ~1k rows.
 const TWO_PASS_MIN_ROWS = 1024;
-// First-pass candidates re-scored exactly: int8 error is ~1e-2 in cosine, so 8·k (≥ 64) keeps the true top-k.
+// First-pass candidates re-scored: int8·int8 error is ~1e-2 in cosine, so 8·k (≥ 64) keeps the true top-k.
 const RERANK_FACTOR = 8;
 const RERANK_MIN = 64;
+// Load reads the file in slices of this size (never the whole file: 100k rows were a 205 MB buffer in v2).
+const LOAD_CHUNK_BYTES = 4 << 20;
 
 export class VectorIndex {
   private readonly parts: Partition[] = [];
   private readonly partByLabel = new Map<string, number>();
   private readonly slots = new Map<number, number>();
 
-  private readonly useInt8: boolean;
+  private readonly exact: boolean;
   private readonly qbuf: Int8Array;
+  private readonly fbuf: Float32Array;
   /** Extra header data the file was saved with (`save(file, ext)`), e.g. the owner's item map. */
   ext: unknown;
 
-  /** `int8: false` forces the exact float32 scan (benchmarks, or a runtime without SIMD). */
+  /** `int8: false` keeps exact float32 rows and scans them exactly (benchmarks, comparisons). */
   constructor(readonly embedderId: string, readonly dims: number, opts: { int8?: boolean } = {}) {
     if (!embedderId || /[\\/]/.test(embedderId) || embedderId.includes('..')) {
       throw new MemoryError('E_BAD_INPUT', 'vector index: embedder id must be a plain name');
     }
     if (!Number.isInteger(dims) || dims <= 0) throw new MemoryError('E_BAD_INPUT', 'vector index: dims must be a positive integer');
-    this.useInt8 = opts.int8 !== false;
+    this.exact = opts.int8 === false;
     this.qbuf = new Int8Array(dims);
+    this.fbuf = new Float32Array(dims);
   }
 
   get size(): number {
@@ -74,7 +96,14 @@ export class VectorIndex {
     return this.slots.has(docId);
   }
 
-  /** Stores (or moves) `docId`'s vector into `partition`. The vector is copied. */
+  /** Bytes held by the rows (capacity, not just the used part): for diagnostics. */
+  get rowBytes(): number {
+    let n = 0;
+    for (const p of this.parts) n += p.rows ? p.rows.byteLength : p.q8!.bytes.byteLength;
+    return n;
+  }
+
+  /** Stores (or moves) `docId`'s vector into `partition`. The vector is copied (quantised in compact mode). */
   upsert(docId: number, partition: string, vec: Float32Array): void {
     if (!Number.isInteger(docId) || docId < 0 || docId > 0x7fff_ffff) {
       throw new MemoryError('E_BAD_INPUT', 'vector index: doc id must be an integer in [0, 2^31)');
@@ -95,7 +124,7 @@ export class VectorIndex {
     }
     const pi = this.partitionIndex(partition);
     const p = this.parts[pi]!;
-    if (p.count === p.docIds.length) this.growPartition(p);
+    if (p.count === p.docIds.length) this.growPartition(p, p.docIds.length * 2);
     this.writeRow(p, p.count, vec);
     p.docIds[p.count] = docId;
     this.slots.set(docId, pi * SLOT_BITS + p.count);
@@ -111,8 +140,8 @@ export class VectorIndex {
     const last = p.count - 1;
     if (row !== last) {
       const d = this.dims;
-      p.rows.copyWithin(row * d, last * d, last * d + d);
-      p.scanner?.copyRow(last, row);
+      p.rows?.copyWithin(row * d, last * d, last * d + d);
+      p.q8?.copyRow(last, row);
       p.invScale[row] = p.invScale[last]!;
       const moved = p.docIds[last]!;
       p.docIds[row] = moved;
@@ -122,21 +151,29 @@ export class VectorIndex {
     return true;
   }
 
-  /** Calls `cb` for every stored row; `vec` is a view, valid only during the call. */
+  /** Calls `cb` for every stored row's doc id and partition (no vector: cheap). */
+  forEachDoc(cb: (docId: number, partition: string) => void): void {
+    for (const p of this.parts) for (let r = 0; r < p.count; r++) cb(p.docIds[r]!, p.label);
+  }
+
+  /** Calls `cb` for every stored row; `vec` is a scratch view (dequantised in compact mode), valid only during the call. */
   forEachRow(cb: (docId: number, partition: string, vec: Float32Array) => void): void {
     const d = this.dims;
     for (const p of this.parts) {
-      for (let r = 0; r < p.count; r++) cb(p.docIds[r]!, p.label, p.rows.subarray(r * d, (r + 1) * d));
+      for (let r = 0; r < p.count; r++) {
+        cb(p.docIds[r]!, p.label, p.rows ? p.rows.subarray(r * d, (r + 1) * d) : this.dequantize(p, r, this.fbuf));
+      }
     }
   }
 
-  /** The stored vector (a copy), or undefined. */
+  /** The stored vector (a copy; dequantised in compact mode), or undefined. */
   get(docId: number): Float32Array | undefined {
     const slot = this.slots.get(docId);
     if (slot === undefined) return undefined;
     const p = this.parts[Math.floor(slot / SLOT_BITS)]!;
-    const start = (slot % SLOT_BITS) * this.dims;
-    return p.rows.slice(start, start + this.dims);
+    const row = slot % SLOT_BITS;
+    if (p.rows) return p.rows.slice(row * this.dims, (row + 1) * this.dims);
+    return this.dequantize(p, row, new Float32Array(this.dims));
   }
 
   /**
@@ -155,18 +192,16 @@ export class VectorIndex {
       if (pi === undefined || seen.has(pi)) continue;
       seen.add(pi);
       const p = this.parts[pi]!;
-      if (p.scanner && p.count >= TWO_PASS_MIN_ROWS) this.searchTwoPass(p, queryVec, k, heap, filter, minScore);
-      else this.scanExact(p, queryVec, 0, p.count, heap, filter, minScore);
+      if (p.q8 && p.count >= TWO_PASS_MIN_ROWS) this.searchTwoPass(p, queryVec, k, heap, filter, minScore);
+      else this.scanAll(p, queryVec, heap, filter, minScore);
     }
     return heap.sorted();
   }
 
-  /** Exact float32 scan of rows [from, to) into `heap`. */
-  private scanExact(p: Partition, q: Float32Array, from: number, to: number, heap: TopK, filter: ((docId: number) => boolean) | undefined, minScore: number): void {
-    const d = this.dims;
-    const rows = p.rows;
-    for (let r = from, base = from * d; r < to; r++, base += d) {
-      const s = dotAt(rows, base, q, d);
+  /** Scores every row of `p` (exact floats, or float query · int8 row) into `heap`. */
+  private scanAll(p: Partition, q: Float32Array, heap: TopK, filter: ((docId: number) => boolean) | undefined, minScore: number): void {
+    for (let r = 0; r < p.count; r++) {
+      const s = this.score(p, r, q);
       if (s < minScore || !heap.wouldAccept(s)) continue;
       const docId = p.docIds[r]!;
       if (filter && !filter(docId)) continue;
@@ -174,62 +209,74 @@ export class VectorIndex {
     }
   }
 
+  /** Row `r`'s dot product with the float query: exact in exact mode, else against the int8 row. */
+  private score(p: Partition, r: number, q: Float32Array): number {
+    const d = this.dims;
+    if (p.rows) return dotAt(p.rows, r * d, q, d);
+    return dotAt8(p.q8!.bytes, p.q8!.rowsOffset + r * d, q, d) * p.invScale[r]!;
+  }
+
   /**
-   * Int8 SIMD pass over the whole partition keeping 8·k approximate candidates, then exact float
-   * scores for those. When the filter rejects so many that fewer than k survive, the partition
-   * is scanned exactly instead (correct first, fast in the common case).
+   * Int8 SIMD pass over the whole partition keeping 8·k approximate candidates, then the float query
+   * against those rows. When the filter rejects so many that fewer than k survive, every row is
+   * scored instead (correct first, fast in the common case).
    */
   private searchTwoPass(p: Partition, q: Float32Array, k: number, heap: TopK, filter: ((docId: number) => boolean) | undefined, minScore: number): void {
-    const scanner = p.scanner!;
+    const rows = p.q8!;
     const invQ = 1 / quantize(q, this.qbuf);
     const cand = new TopK(Math.max(RERANK_MIN, k * RERANK_FACTOR));
     const inv = p.invScale;
     for (let start = 0; start < p.count; start += SCAN_BLOCK_ROWS) {
       const n = Math.min(SCAN_BLOCK_ROWS, p.count - start);
-      const out = scanner.scan(this.qbuf, start, n);
+      const out = rows.scan(this.qbuf, start, n);
       for (let i = 0; i < n; i++) {
         const approx = out[i]! * inv[start + i]! * invQ;
         if (cand.wouldAccept(approx)) cand.push(start + i, approx);
       }
     }
-    const d = this.dims;
     let kept = 0, rejected = 0;
     for (const c of cand.sorted()) {
       const r = c.docId; // row index in this partition
-      const s = dotAt(p.rows, r * d, q, d);
+      const s = this.score(p, r, q);
       if (s < minScore) continue;
       const docId = p.docIds[r]!;
       if (filter && !filter(docId)) { rejected++; continue; }
       kept++;
       heap.push(docId, s);
     }
-    if (kept < k && rejected > 0) this.scanExact(p, q, 0, p.count, heap, filter, minScore);
+    if (kept < k && rejected > 0) this.scanAll(p, q, heap, filter, minScore);
   }
 
   private writeRow(p: Partition, row: number, vec: Float32Array): void {
-    p.rows.set(vec, row * this.dims);
-    this.quantizeRow(p, row);
+    if (p.rows) {
+      p.rows.set(vec, row * this.dims);
+      return;
+    }
+    p.invScale[row] = 1 / quantizeAt(vec, 0, this.dims, this.qbuf);
+    p.q8!.setRow(row, this.qbuf);
   }
 
-  /** Appends a row from file bytes: floats at `src[off…]`, its int8 copy at `q8[qOff…]`. */
-  private appendRaw(pi: number, docId: number, src: Float32Array, off: number, invScale: number, q8: Int8Array, qOff: number): void {
+  private dequantize(p: Partition, row: number, out: Float32Array): Float32Array {
+    const bytes = p.q8!.bytes, base = p.q8!.rowsOffset + row * this.dims, inv = p.invScale[row]!;
+    for (let i = 0; i < this.dims; i++) out[i] = bytes[base + i]! * inv;
+    return out;
+  }
+
+  /** Appends a row read from a file: its int8 copy at `q8[qOff…]`; in exact mode the floats at `src[off…]` (or the int8 dequantised). */
+  private appendRaw(pi: number, docId: number, q8: Int8Array, qOff: number, invScale: number, src: Float32Array | null, off: number): void {
     const p = this.parts[pi]!;
     const d = this.dims;
-    p.rows.set(src.subarray(off, off + d), p.count * d);
-    if (p.scanner) {
+    if (p.count === p.docIds.length) this.growPartition(p, p.docIds.length * 2);
+    if (p.rows) {
+      if (src) p.rows.set(src.subarray(off, off + d), p.count * d);
+      else for (let i = 0; i < d; i++) p.rows[p.count * d + i] = q8[qOff + i]! * invScale;
+    } else {
       p.invScale[p.count] = invScale;
-      p.scanner.setRow(p.count, q8.subarray(qOff, qOff + d));
+      p.q8!.setRow(p.count, q8.subarray(qOff, qOff + d));
     }
     p.docIds[p.count] = docId;
     this.slots.set(docId, pi * SLOT_BITS + p.count);
     p.count++;
-  }
-
-  /** Refreshes the int8 copy of a row from its float32 values. */
-  private quantizeRow(p: Partition, row: number): void {
-    if (!p.scanner) return;
-    p.invScale[row] = 1 / quantizeAt(p.rows, row * this.dims, this.dims, this.qbuf);
-    p.scanner.setRow(row, this.qbuf);
   }
 
   /** The file for this index under `vectorsDir`: `<embedder-id>.bin`. */
@@ -238,17 +285,17 @@ export class VectorIndex {
   }
 
   /**
-   * Writes header (magic, version, dims, embedder id, partition labels) then fixed-width rows
-   * [docId int32, partition int32, 1/scale float32, dims × int8 (padded to 4), dims × float32];
-   * temp file + fsync + rename, so a crash leaves the old file or the new one, never half of each.
+   * Writes header (magic, version, dims, count, JSON {embedder id, partition labels, rows per
+   * partition, ext}) then fixed-width rows [docId int32, partition int32, 1/scale float32, dims × int8
+   * (padded to 4)]; temp file + fsync + rename, so a crash leaves the old file or the new one.
    */
   save(file: string, ext?: unknown): void {
     mkdirSync(dirname(file), { recursive: true });
     const labels = this.parts.map((p) => p.label);
-    const meta = Buffer.from(JSON.stringify(ext === undefined ? { embedderId: this.embedderId, labels } : { embedderId: this.embedderId, labels, ext }), 'utf8');
+    const counts = this.parts.map((p) => p.count);
+    const meta = Buffer.from(JSON.stringify(ext === undefined ? { embedderId: this.embedderId, labels, counts } : { embedderId: this.embedderId, labels, counts, ext }), 'utf8');
     const metaPadded = (meta.length + 3) & ~3;
-    const rowBytes = rowBytesFor(this.dims);
-    const qInts = int8Ints(this.dims);
+    const rowBytes = rowBytesFor(this.dims, FORMAT_VERSION);
     const header = Buffer.alloc(20 + metaPadded);
     header.writeInt32LE(MAGIC, 0);
     header.writeInt32LE(FORMAT_VERSION, 4);
@@ -274,14 +321,13 @@ export class VectorIndex {
           const o = inChunk * rowInts;
           ints[o] = p.docIds[r]!;
           ints[o + 1] = pi;
-          if (p.scanner) {
+          if (p.q8) {
             floats[o + 2] = p.invScale[r]!;
-            bytes.set(p.scanner.rowView(r), (o + 3) * 4);
+            bytes.set(p.q8.rowView(r), (o + 3) * 4);
           } else {
-            floats[o + 2] = 1 / quantizeAt(p.rows, r * this.dims, this.dims, this.qbuf);
+            floats[o + 2] = 1 / quantizeAt(p.rows!, r * this.dims, this.dims, this.qbuf);
             bytes.set(this.qbuf, (o + 3) * 4);
           }
-          floats.set(p.rows.subarray(r * this.dims, (r + 1) * this.dims), o + 3 + qInts);
           if (++inChunk === chunkRows) {
             writeSync(fd, chunk);
             inChunk = 0;
@@ -296,69 +342,81 @@ export class VectorIndex {
     renameSync(tmp, file);
   }
 
-  /** Loads a file written by `save`; refuses a file of another embedder id or width. */
-  static load(file: string, embedderId: string, dims: number): VectorIndex {
-    const raw = readFileSync(file);
+  /**
+   * Loads a file written by `save` (format 3, or 2 of earlier versions), reading it in 4 MB slices;
+   * refuses a file of another embedder id or width. `opts.int8: false` loads into an exact index.
+   */
+  static load(file: string, embedderId: string, dims: number, opts: { int8?: boolean } = {}): VectorIndex {
     const corrupt = (why: string) => new MemoryError('E_CORRUPT', `vector file: ${why}`);
-    if (raw.length < 20 || raw.readInt32LE(0) !== MAGIC) throw corrupt('bad magic');
-    if (raw.readInt32LE(4) !== FORMAT_VERSION) throw corrupt('unknown version');
-    const fileDims = raw.readInt32LE(8);
-    const count = raw.readInt32LE(12);
-    const metaLen = raw.readInt32LE(16);
-    if (metaLen < 0 || 20 + metaLen > raw.length) throw corrupt('bad header');
-    let meta: { embedderId?: unknown; labels?: unknown; ext?: unknown };
+    const fd = openSync(file, 'r');
     try {
-      meta = JSON.parse(raw.toString('utf8', 20, 20 + metaLen));
-    } catch {
-      throw corrupt('bad header');
+      const size = fstatSync(fd).size;
+      const head = Buffer.alloc(20);
+      if (size < 20 || readSync(fd, head, 0, 20, 0) !== 20 || head.readInt32LE(0) !== MAGIC) throw corrupt('bad magic');
+      const version = head.readInt32LE(4);
+      if (version !== 2 && version !== 3) throw corrupt('unknown version');
+      const fileDims = head.readInt32LE(8);
+      const count = head.readInt32LE(12);
+      const metaLen = head.readInt32LE(16);
+      if (metaLen < 0 || 20 + metaLen > size) throw corrupt('bad header');
+      const metaBuf = Buffer.alloc(metaLen);
+      if (readSync(fd, metaBuf, 0, metaLen, 20) !== metaLen) throw corrupt('truncated');
+      let meta: { embedderId?: unknown; labels?: unknown; counts?: unknown; ext?: unknown };
+      try {
+        meta = JSON.parse(metaBuf.toString('utf8'));
+      } catch {
+        throw corrupt('bad header');
+      }
+      if (meta.embedderId !== embedderId || fileDims !== dims) {
+        throw new MemoryError('E_REFUSED', 'vector file belongs to another embedder', {
+          fileEmbedder: String(meta.embedderId), fileDims, embedder: embedderId, dims,
+        });
+      }
+      const labels = meta.labels;
+      if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string')) throw corrupt('bad partition table');
+      const counts = Array.isArray(meta.counts) && meta.counts.length === labels.length && meta.counts.every((c) => Number.isInteger(c) && c >= 0)
+        ? (meta.counts as number[]) : null;
+      const start = 20 + ((metaLen + 3) & ~3);
+      const rowBytes = rowBytesFor(dims, version);
+      const qInts = int8Ints(dims);
+      if (count < 0 || size !== start + count * rowBytes) throw corrupt('size mismatch');
+      const idx = new VectorIndex(embedderId, dims, opts);
+      idx.ext = meta.ext;
+      // Partitions sized from the saved counts (format 3) so loading is one pass of copies.
+      for (let pi = 0; pi < labels.length; pi++) {
+        idx.parts.push(idx.newPartition(labels[pi] as string, Math.max(INITIAL_ROWS, counts?.[pi] ?? 0)));
+        idx.partByLabel.set(labels[pi] as string, pi);
+      }
+      const chunkRows = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / rowBytes));
+      const chunk = Buffer.alloc(Math.min(count, chunkRows) * rowBytes);
+      const ints = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
+      const floats = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
+      const bytes = new Int8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+      const rowInts = rowBytes / 4;
+      let pos = start;
+      for (let r0 = 0; r0 < count; r0 += chunkRows) {
+        const n = Math.min(chunkRows, count - r0);
+        const want = n * rowBytes;
+        let got = 0;
+        while (got < want) {
+          const m = readSync(fd, chunk, got, want - got, pos + got);
+          if (m <= 0) throw corrupt('truncated');
+          got += m;
+        }
+        pos += want;
+        for (let r = 0; r < n; r++) {
+          const o = r * rowInts;
+          const docId = ints[o]!;
+          const pi = ints[o + 1]!;
+          if (pi < 0 || pi >= labels.length) throw corrupt('row partition out of range');
+          if (idx.slots.has(docId)) throw corrupt('duplicate doc id');
+          idx.appendRaw(pi, docId, bytes, (o + 3) * 4, floats[o + 2]!, version === 2 ? floats : null, o + 3 + qInts);
+        }
+      }
+      return idx;
+    } finally {
+      closeSync(fd);
     }
-    if (meta.embedderId !== embedderId || fileDims !== dims) {
-      throw new MemoryError('E_REFUSED', 'vector file belongs to another embedder', {
-        fileEmbedder: String(meta.embedderId), fileDims, embedder: embedderId, dims,
-      });
-    }
-    const labels = meta.labels;
-    if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string')) throw corrupt('bad partition table');
-    const start = 20 + ((metaLen + 3) & ~3);
-    const rowBytes = rowBytesFor(dims);
-    const qInts = int8Ints(dims);
-    if (count < 0 || raw.length !== start + count * rowBytes) throw corrupt('size mismatch');
-    // Typed views straight over the file bytes when aligned (readFileSync of a large file is);
-    // otherwise one aligned copy.
-    const bodyBytes = count * rowBytes;
-    let base = raw.byteOffset + start;
-    let buffer = raw.buffer;
-    if (base % 4 !== 0) {
-      const copy = new Uint8Array(bodyBytes);
-      copy.set(raw.subarray(start));
-      buffer = copy.buffer;
-      base = 0;
-    }
-    const ints = new Int32Array(buffer, base, bodyBytes / 4);
-    const floats = new Float32Array(buffer, base, bodyBytes / 4);
-    const bytes = new Int8Array(buffer, base, bodyBytes);
-    const idx = new VectorIndex(embedderId, dims);
-    idx.ext = meta.ext;
-    // Pre-size partitions so loading is one pass of copies.
-    const perPart = new Int32Array(labels.length);
-    const rowInts = rowBytes / 4;
-    for (let r = 0; r < count; r++) {
-      const pi = ints[r * rowInts + 1]!;
-      if (pi < 0 || pi >= labels.length) throw corrupt('row partition out of range');
-      perPart[pi]!++;
-    }
-    for (let pi = 0; pi < labels.length; pi++) {
-      idx.parts.push(idx.newPartition(labels[pi] as string, Math.max(INITIAL_ROWS, perPart[pi]!)));
-      idx.partByLabel.set(labels[pi] as string, pi);
-    }
-    for (let r = 0; r < count; r++) {
-      const o = r * rowInts;
-      const docId = ints[o]!;
-      const pi = ints[o + 1]!;
-      if (idx.slots.has(docId)) throw corrupt('duplicate doc id');
-      idx.appendRaw(pi, docId, floats, o + 3 + qInts, floats[o + 2]!, bytes, (o + 3) * 4);
-    }
-    return idx;
   }
 
   private partitionIndex(label: string): number {
@@ -371,25 +429,60 @@ export class VectorIndex {
     return pi;
   }
 
-  private growPartition(p: Partition): void {
-    const cap = p.docIds.length * 2;
-    const rows = new Float32Array(cap * this.dims);
-    rows.set(p.rows.subarray(0, p.count * this.dims));
+  private growPartition(p: Partition, cap: number): void {
+    if (p.rows) {
+      const rows = new Float32Array(cap * this.dims);
+      rows.set(p.rows.subarray(0, p.count * this.dims));
+      p.rows = rows;
+    }
+    p.q8?.reserve(cap);
     const ids = new Int32Array(cap);
     ids.set(p.docIds.subarray(0, p.count));
-    p.rows = rows;
     p.docIds = ids;
     const inv = new Float32Array(cap);
     inv.set(p.invScale.subarray(0, p.count));
     p.invScale = inv;
-    p.scanner?.reserve(cap);
   }
 
   private newPartition(label: string, cap: number): Partition {
     return {
-      label, rows: new Float32Array(cap * this.dims), docIds: new Int32Array(cap), count: 0,
-      scanner: this.useInt8 ? createInt8Scanner(this.dims, cap) : null, invScale: new Float32Array(cap),
+      label, rows: this.exact ? new Float32Array(cap * this.dims) : null, q8: this.exact ? null : int8Rows(this.dims, cap),
+      docIds: new Int32Array(cap), count: 0, invScale: new Float32Array(cap),
     };
+  }
+}
+
+/** The SIMD scanner when the runtime has WebAssembly SIMD (and dims is a multiple of 16), else plain JS rows. */
+function int8Rows(dims: number, cap: number): Int8Rows {
+  return createInt8Scanner(dims, cap) ?? new JsInt8Rows(dims, cap);
+}
+
+/** Plain-JS int8 rows (no WebAssembly SIMD, or dims not a multiple of 16). */
+class JsInt8Rows implements Int8Rows {
+  bytes: Int8Array;
+  readonly rowsOffset = 0;
+  private readonly out = new Int32Array(SCAN_BLOCK_ROWS);
+  constructor(private readonly dims: number, cap: number) {
+    this.bytes = new Int8Array(cap * dims);
+  }
+  reserve(rows: number): void {
+    if (rows * this.dims <= this.bytes.length) return;
+    const next = new Int8Array(Math.max(rows * this.dims, Math.floor(this.bytes.length * 1.5)));
+    next.set(this.bytes);
+    this.bytes = next;
+  }
+  setRow(row: number, q: Int8Array): void { this.bytes.set(q.subarray(0, this.dims), row * this.dims); }
+  rowView(row: number): Int8Array { return this.bytes.subarray(row * this.dims, (row + 1) * this.dims); }
+  copyRow(from: number, to: number): void { this.bytes.copyWithin(to * this.dims, from * this.dims, (from + 1) * this.dims); }
+  scan(query: Int8Array, start: number, n: number): Int32Array {
+    const d = this.dims, b = this.bytes;
+    for (let r = 0; r < n; r++) {
+      let s = 0;
+      const base = (start + r) * d;
+      for (let i = 0; i < d; i++) s += b[base + i]! * query[i]!;
+      this.out[r] = s;
+    }
+    return this.out;
   }
 }
 
@@ -398,8 +491,22 @@ function int8Ints(dims: number): number {
   return Math.ceil(dims / 4);
 }
 
-function rowBytesFor(dims: number): number {
-  return 12 + int8Ints(dims) * 4 + dims * 4;
+function rowBytesFor(dims: number, version: number): number {
+  return 12 + int8Ints(dims) * 4 + (version === 2 ? dims * 4 : 0);
+}
+
+/** Dot product of int8 `rows[base … base+d)` with the float query `q`. */
+function dotAt8(rows: Int8Array, base: number, q: Float32Array, d: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = 0;
+  for (; i + 3 < d; i += 4) {
+    s0 += rows[base + i]! * q[i]!;
+    s1 += rows[base + i + 1]! * q[i + 1]!;
+    s2 += rows[base + i + 2]! * q[i + 2]!;
+    s3 += rows[base + i + 3]! * q[i + 3]!;
+  }
+  for (; i < d; i++) s0 += rows[base + i]! * q[i]!;
+  return s0 + s1 + s2 + s3;
 }
 
 /** Dot product of `rows[base … base+d)` with `q`; four accumulators break the add chain (~1.6× in V8). */

@@ -96,6 +96,9 @@ export class TurnWriter {
   private readonly dedup: DedupBuffer;
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly flushing = new Map<string, Promise<FlushResult | null>>();
+  // Per conversation: characters buffered since its last flush (R-WRITE-3 size trigger). Counted from
+  // the store once per conversation, then kept running, so a turn's acknowledgement never lists the buffer.
+  private readonly buffered = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -130,8 +133,7 @@ export class TurnWriter {
     const ordered = [...kept.filter((m) => m.role === 'user'), ...extras, ...kept.filter((m) => m.role === 'assistant')];
     const items: ItemInput[] = ordered.map((m, i) => this.rawItem(t, m, at + i));
     const conv = this.store.conversations.get(t.conversation);
-    const bufferedChars = this.store.rawBuffers.list(t.conversation).reduce((n, e) => n + e.text.length, 0)
-      + ordered.reduce((n, m) => n + m.text.length, 0);
+    const bufferedChars = this.bufferedCharsOf(t.conversation) + ordered.reduce((n, m) => n + m.text.length, 0);
     await this.store.transaction((tx) => {
       if (!conv) {
         tx.conversations.put({
@@ -151,6 +153,7 @@ export class TurnWriter {
       for (const it of items) tx.counters.add(`saved.${it.role}`);
     });
     result.ids = items.map((i) => i.id);
+    if (this.buffered.has(t.conversation)) this.buffered.set(t.conversation, bufferedChars);
     for (const it of items) if (it.trust === 'quarantined') this.logger.warn('gate.reject', { item: it.id, detector: String(it.meta?.gate ?? '') });
     this.logger.info('turn.saved', { conversation: t.conversation, saved: items.length, skipped: result.skipped.length });
     if (bufferedChars >= FLUSH_CHARS) void this.flushDetached(t.conversation, 'size');
@@ -235,6 +238,18 @@ export class TurnWriter {
     this.flushing.set(conversation, next);
     void next.finally(() => { if (this.flushing.get(conversation) === next) this.flushing.delete(conversation); }).catch(() => undefined);
     return next;
+  }
+
+  /** Characters of the messages waiting in `conversation`'s buffer (the entries point at their items). */
+  private bufferedCharsOf(conversation: string): number {
+    let n = this.buffered.get(conversation);
+    if (n === undefined) {
+      const ids = this.store.rawBuffers.list(conversation).map((e) => String(e.provenance.item ?? ''));
+      n = 0;
+      for (let i = 0; i < ids.length; i += 500) for (const it of this.store.items.getMany(ids.slice(i, i + 500))) n += it.text?.length ?? 0;
+      this.buffered.set(conversation, n);
+    }
+    return n;
   }
 
   private async doFlush(conversation: string): Promise<FlushResult | null> {
@@ -347,6 +362,8 @@ export class TurnWriter {
       tx.rawBuffers.clear(conversation, maxSeq);
       tx.counters.add('flushes');
     });
+    // Recounted from the store on the next turn (entries buffered during the flush stay counted).
+    this.buffered.delete(conversation);
     this.logger.info('flush.done', { conversation, messages: res.messages, facts: res.facts, superseded: res.superseded, entities: res.entities, summary: res.summaryLevel ?? 'none' });
     return res;
   }

@@ -16,6 +16,39 @@ describe('write path (engine)', () => {
     assert.ok(hits.some((h) => h.id === r.ids[0]), 'the user message is found by its exact vocabulary');
   });
 
+  it('indexes a turn after its acknowledgement, and a read right after it still finds the turn', async () => {
+    const r = await t.engine.recordTurn(turn({ user: 'The zephyrine deployment needs the blue-green switch before Friday.', assistant: 'Then schedule the zephyrine blue-green switch for Thursday evening.' }));
+    // Nothing has run since the acknowledgement: the next read applies the pending change first.
+    assert.ok(t.engine.index.has(r.ids[0]!), 'reading the index catches it up');
+    const hits = await t.engine.search('zephyrine', {});
+    assert.ok(hits.some((h) => h.id === r.ids[0]));
+  });
+
+  it('tells change listeners only once the index has the new items', async () => {
+    const seen: boolean[] = [];
+    let ids: string[] = [];
+    const changed = new Promise<void>((resolve) => t.engine.onDidChange((e) => {
+      if (!e.ids.some((id) => ids.includes(id))) return;
+      seen.push(ids.every((id) => (t.engine as unknown as { recallIndex: { has(id: string): boolean } }).recallIndex.has(id)));
+      resolve();
+    }));
+    ids = (await t.engine.recordTurn(turn({ user: 'Our staging database moved to the eu-west-3 region last week, remember that.', assistant: 'Noted: staging now lives in eu-west-3.' }))).ids;
+    await changed;
+    assert.deepEqual(seen, [true]);
+  });
+
+  it('flushes a conversation on its own once about 8,000 tokens are buffered', async () => {
+    // Distinct prose per turn (the save filter skips near-duplicates): ~1,600 chars of pseudo-random words.
+    let x = 12345;
+    const word = () => { x = (x * 48271) % 2147483647; return (x % 46656 + 1296).toString(36); };
+    const prose = () => Array.from({ length: 280 }, word).join(' ') + '.';
+    for (let i = 0; i < 30; i++) await t.engine.recordTurn(turn({ conversation: 'long', user: prose(), assistant: `Acknowledged part ${i}: ${prose()}` }));
+    // The size flush runs detached from the turn that crossed the threshold; let it finish.
+    for (let i = 0; i < 500 && !t.engine.store.counters.all().flushes; i++) await new Promise((r) => setImmediate(r));
+    assert.ok((t.engine.store.counters.all().flushes ?? 0) >= 1, 'the size trigger flushed the buffer');
+    assert.ok(t.engine.store.rawBuffers.list('long').length < 60);
+  });
+
   it('counts every save-filter rule that fires and shows it in status', async () => {
     await t.engine.recordTurn(turn({ user: '', assistant: 'ok' }));
     const code = '```ts\n' + 'const x = computeTheThing(alpha, beta, gamma);\n'.repeat(20) + '```';

@@ -34,7 +34,7 @@ describe('VectorIndex', () => {
     for (let i = 0; i < 100; i++) idx.upsert(i, 'global', vec(i));
     const hits = idx.search(vec(42), ['global'], 3);
     assert.equal(hits[0]!.docId, 42);
-    assert.ok(Math.abs(hits[0]!.score - 1) < 1e-5);
+    assert.ok(Math.abs(hits[0]!.score - 1) < 1e-2, 'int8 rows: the score carries only the row rounding error');
     assert.ok(hits[0]!.score >= hits[1]!.score && hits[1]!.score >= hits[2]!.score);
   });
 
@@ -63,7 +63,7 @@ describe('VectorIndex', () => {
     assert.deepEqual(idx.partitions().sort(), ['global', 'p:alpha']);
   });
 
-  it('gives the same top hits with the int8 SIMD first pass as with the exact scan on a large partition', () => {
+  it('gives the same top hits from its int8 rows as the exact float32 scan on a large partition', () => {
     const dims = 64;
     const rnd = (seed: number) => { const v = new Float32Array(dims); let x = seed * 2654435761 % 4294967296; for (let i = 0; i < dims; i++) { x = (x * 1664525 + 1013904223) % 4294967296; v[i] = x / 4294967296 - 0.5; } return normalizeInPlace(v); };
     const fast = new VectorIndex('hash-v1-64', dims);
@@ -72,8 +72,11 @@ describe('VectorIndex', () => {
     for (let i = 0; i < 3000; i += 7) { fast.remove(i); exact.remove(i); }
     for (const q of [5, 777, 9999, 123456]) {
       const a = fast.search(rnd(q), ['global'], 10), b = exact.search(rnd(q), ['global'], 10);
-      assert.deepEqual(a.map((h) => h.docId), b.map((h) => h.docId));
-      a.forEach((h, i) => assert.ok(Math.abs(h.score - b[i]!.score) < 1e-5));
+      // The int8 row's rounding (~1e-3 in cosine) may only swap near-ties: the top hit and the set agree.
+      assert.equal(a[0]!.docId, b[0]!.docId);
+      const common = a.filter((h) => b.some((x) => x.docId === h.docId)).length;
+      assert.ok(common >= 9, `top-10 overlap ${common}`);
+      a.forEach((h, i) => assert.ok(Math.abs(h.score - b[i]!.score) < 1e-2));
     }
     // A file written without the SIMD copy loads into a SIMD index with the same answers.
     exact.save(join(dir, 'exact.bin'));
@@ -104,6 +107,20 @@ describe('VectorIndex', () => {
       assert.deepEqual(back.search(vec(q), ['global', 'p:alpha'], 5), idx.search(vec(q), ['global', 'p:alpha'], 5));
     }
     assert.deepEqual(back.get(3), idx.get(3));
+  });
+
+  it('loads a file into an exact index and keeps the int8 rows small', () => {
+    const idx = new VectorIndex('hash-v1-16', D);
+    for (let i = 0; i < 200; i++) idx.upsert(i, 'global', vec(i));
+    const file = join(dir, 'v.bin');
+    idx.save(file);
+    assert.equal(readFileSync(file).length < 200 * (12 + D) + 4096, true, 'rows are int8 only on disk');
+    const exact = VectorIndex.load(file, 'hash-v1-16', D, { int8: false });
+    assert.equal(exact.size, 200);
+    const v = exact.get(7)!;
+    const orig = vec(7);
+    for (let i = 0; i < D; i++) assert.ok(Math.abs(v[i]! - orig[i]!) < 0.01);
+    assert.equal(exact.search(vec(7), ['global'], 1)[0]!.docId, 7);
   });
 
   it('refuses a file of another embedder id or width', () => {
