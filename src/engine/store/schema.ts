@@ -65,14 +65,16 @@ const V1: string[] = [
   // compresses ~2.8× vs ~1.6× per message); raw_blobs addresses each message by the sha256 of its bytes
   // and points at its slot in a chunk. `gen` counts rewrites (a forget blanks the slot and re-compresses),
   // so readers can cache decompressed chunks by (id, gen).
+  // `data` last: SQLite reads a row's columns in order, so metadata before a large blob can be read
+  // without walking the blob's overflow pages (the text look-up of a hit reads gen and codec).
   `CREATE TABLE raw_chunks (
     id TEXT PRIMARY KEY,
-    data BLOB NOT NULL,
     codec TEXT NOT NULL,
     raw_bytes INTEGER NOT NULL,
     messages INTEGER NOT NULL,
     gen INTEGER NOT NULL DEFAULT 0,
-    created INTEGER NOT NULL
+    created INTEGER NOT NULL,
+    data BLOB NOT NULL
   )`,
   `CREATE TABLE raw_blobs (
     hash TEXT PRIMARY KEY,
