@@ -15,7 +15,7 @@ import type { EngineSettings } from '../../engine/settings';
 import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
 import type { TurnResult } from '../../engine/write/turnWriter';
 import { maskOrWithhold } from '../../engine/write/mask';
-import { isLocalBridgeModel } from '../bridge/localModelProvider';
+import { isLocalBridgeModel, LOCAL_VENDOR } from '../bridge/localModelProvider';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import type { ProjectContext } from '../config';
 import type { EngineHost } from '../engineHost';
@@ -61,7 +61,12 @@ export interface TurnMetadata {
   conversation: string;
   command?: string;
   recalled?: string[];
+  /** The question, cut to 200 chars, when memory was used: the follow-up searches memory for it. */
+  topic?: string;
 }
+
+/** 200 chars: a question's gist; /search takes a few words, longer text only dilutes the keyword scores. */
+const TOPIC_CHARS = 200;
 
 export function newConversationId(): string {
   return `chat-${randomBytes(8).toString('hex')}`;
@@ -132,7 +137,16 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
   return { messages, recall, block, withheld };
 }
 
-function lmErrorMessage(e: vscode.LanguageModelError): string {
+/**
+ * One sentence for a failed model request. Our bridge's messages name the server and the fix and never carry
+ * the server's own text (localModelProvider), so for its models they are shown as they are; a 401 from a local
+ * server is then "check the API key", not VS Code's consent prompt, which NoPermissions means for other vendors.
+ */
+export function lmErrorMessage(e: vscode.LanguageModelError, vendor: string): string {
+  if (vendor === LOCAL_VENDOR && e.message) {
+    const why = e.message.split('\n')[0].replace(/^(Local model: )/, '').slice(0, 300);
+    return `The local model could not answer: ${why}.`.replace(/\.\.$/, '.');
+  }
   switch (e.code) {
     case vscode.LanguageModelError.NoPermissions.name: return 'Memory is not allowed to use the selected model. Allow it when VS Code asks, or pick another model in the chat model picker.';
     case vscode.LanguageModelError.Blocked.name: return 'The selected model refused this request (blocked). Try again later or pick another model.';
@@ -157,8 +171,8 @@ export class MemoryParticipant implements vscode.Disposable {
     this.participant.followupProvider = {
       provideFollowups: (result) => {
         const meta = result.metadata as Partial<TurnMetadata> | undefined;
-        if (meta?.command || !meta?.recalled?.length) return [];
-        return [{ prompt: 'what else do you remember about this?', label: 'What else does memory hold on this?', command: 'search' }];
+        if (meta?.command || !meta?.recalled?.length || !meta.topic) return [];
+        return [{ prompt: meta.topic, label: 'What else does memory hold on this?', command: 'search' }];
       },
     };
   }
@@ -221,8 +235,9 @@ export class MemoryParticipant implements vscode.Disposable {
       } catch (e) {
         if (e instanceof vscode.LanguageModelError) {
           this.deps.logger.warn('participant.model_error', { code: e.code });
-          stream.markdown(lmErrorMessage(e));
-          return { metadata: { conversation } satisfies TurnMetadata, errorDetails: { message: lmErrorMessage(e) } };
+          const message = lmErrorMessage(e, model.vendor);
+          stream.markdown(message);
+          return { metadata: { conversation } satisfies TurnMetadata, errorDetails: { message } };
         }
         if (token.isCancellationRequested) return { metadata: { conversation } satisfies TurnMetadata };
         throw e;
@@ -233,7 +248,8 @@ export class MemoryParticipant implements vscode.Disposable {
       const notice = this.health.notice();
       if (notice) stream.markdown(`\n\n> ${notice}`);
       if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled);
-      return { metadata: { conversation, recalled } satisfies TurnMetadata };
+      const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
+      return { metadata: { conversation, recalled, ...(topic ? { topic } : {}) } satisfies TurnMetadata };
     } finally {
       turn.end();
     }

@@ -64,7 +64,8 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
       const f = await collectStatusFigures(c.host, c.settings, c.engine.vaultDir);
       const card = f.card;
       const lines = [
-        `**Memory is ${f.enabled ? 'on' : 'off'}** · ${f.items} items · embedder \`${f.embedder ?? 'off'}\``,
+        `**Memory is ${f.enabled ? 'on' : 'off'}** · ${f.items} items · embedder \`${f.embedder ?? 'off'}\``
+          + (card ? `${card.embedder.model ? ` (model \`${card.embedder.model}\`)` : ''} with vectors for ${card.embedder.vectors} items` : ''),
         card ? `- Vectors: summaries ${card.vectors.summaries}, facts ${card.vectors.facts}; ${card.vectors.partitions} project partitions; last run ${card.vectors.lastRun ?? 'never'}` : '',
         card ? `- Items: ${Object.entries(card.items).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
         `- Raw record ${f.rawRecord ? 'on' : 'off'} · capture tool results ${f.captureToolResults ? 'on' : 'off'} · capture thinking ${f.captureThinking ? 'on' : 'off'} · include secrets ${f.includeSecrets ? 'on' : 'off'}`,
