@@ -16,10 +16,9 @@ import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { kindOfId, NOTE_KINDS, type NoteKind } from './types';
 import { appendTurn } from './vault/dailyLog';
-import { serializeNote } from './vault/noteParser';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
-import { projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
+import { noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
@@ -220,7 +219,7 @@ export class MemoryEngine extends Disposable {
     const firstLine = text.split('\n').find((l) => l.trim())!.trim();
     const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
     const folder = input.project ? projectDir(input.project) : VAULT_DIRS.semantic;
-    const rel = `${folder}/${slug(firstLine)}.md`;
+    const rel = `${folder}/${noteFileSlug(firstLine)}.md`;
     const frontmatter: Record<string, unknown> = {
       kind, summary, pinned: true, origin: { by: 'remember' }, created: new Date(at).toISOString(),
     };
@@ -641,19 +640,6 @@ export class MemoryEngine extends Disposable {
   }
 }
 
-/** A file name from the note's first line: lower-case words, at most 60 chars, never empty. */
-export function slug(s: string): string {
-  const base = s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return base || 'note';
-}
-
 /** temp (unique per process) + fsync + rename: a reader sees the old file or the new one, never half. */
 function writeAtomic(file: string, data: Uint8Array): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -673,4 +659,3 @@ function writeAtomic(file: string, data: Uint8Array): void {
   }
 }
 
-export { serializeNote, existsSync };

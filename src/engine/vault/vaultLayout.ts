@@ -138,3 +138,16 @@ export function localDay(at: Date | number, timeZone: string): string {
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
+
+/** A note's file name from its first line or summary: lower-case ASCII words, at most 60 chars, never empty. */
+export function noteFileSlug(s: string): string {
+  const base = s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return base || 'note';
+}

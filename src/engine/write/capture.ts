@@ -36,7 +36,7 @@ import { NOTE_KINDS, inScope, trustRank, type EntryPath, type NoteKind, type Tru
 import { MAX_SUMMARY_CHARS, appendHistory, normalizeTag } from '../vault/noteParser';
 import { writeNote } from '../vault/noteWriter';
 import type { VaultIndex } from '../vault/vaultIndex';
-import { VAULT_DIRS, isHiddenRelPath, localDay, projectDir, resolveInVault } from '../vault/vaultLayout';
+import { VAULT_DIRS, isHiddenRelPath, localDay, noteFileSlug, projectDir, resolveInVault } from '../vault/vaultLayout';
 import { maskOrWithhold } from './mask';
 import { gate, type GateDetector } from './poisonGate';
 import { similarity } from './saveFilter';
@@ -237,18 +237,6 @@ function codePointLength(s: string): number {
   return n;
 }
 
-/** A file name from the summary: lower-case words, at most 60 chars, never empty (as engine.slug). */
-function slug(s: string): string {
-  const base = s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
-  return base || 'note';
-}
 
 // ---------------------------------------------------------------------------------------------
 // Capture
@@ -475,7 +463,7 @@ class CaptureRun {
       origin: { by: 'capture', provider: model.provider, model: model.id, conversation: input.conversation },
       created: new Date(deps.clock.now()).toISOString(),
     };
-    const written = await writeNote(deps.vaultDir, `${folder}/${slug(note.summary)}.md`, { frontmatter, body: `${note.body ?? note.summary}\n` }, { mask: true });
+    const written = await writeNote(deps.vaultDir, `${folder}/${noteFileSlug(note.summary)}.md`, { frontmatter, body: `${note.body ?? note.summary}\n` }, { mask: true });
     const id = await deps.vault.syncFile(written.relPath);
     if (!id) throw new MemoryError('E_INTERNAL', 'the captured note was written but could not be indexed');
     if (untrusted) await deps.store.transaction((tx) => tx.items.patch(id, { untrusted: true }));
