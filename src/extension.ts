@@ -11,6 +11,7 @@ import { LOCAL_VENDOR, LocalModelProvider } from './vscode/bridge/localModelProv
 import { MemoryParticipant } from './vscode/chat/memoryParticipant';
 import { TurnRegistry } from './vscode/chat/turnRegistry';
 import { registerMemoryCommands } from './vscode/commands/memoryCommands';
+import { registerQuarantineCommands } from './vscode/commands/quarantineCommands';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
 import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
@@ -19,6 +20,7 @@ import { EngineHost } from './vscode/engineHost';
 import { EmbedderController } from './vscode/embedderController';
 import { createEmbedderUi } from './vscode/embedderUi';
 import { MemoryStatusBar } from './vscode/statusBar';
+import { DashboardPanel, registerDashboard } from './vscode/dashboard/dashboardPanel';
 import { registerVaultViews, type VaultViews } from './vscode/views/vaultTree';
 import type { MemoryEngine } from './engine/engine';
 import type { EngineSettings } from './engine/settings';
@@ -38,6 +40,8 @@ export interface MemoryExtensionApi {
   readonly localModels: LocalModelProvider;
   /** Chooses the embedder from `memory.embedder.*` (weights under `<globalStorage>/models`). */
   readonly embedder: EmbedderController;
+  /** The open dashboard panel, if any (opened by `memory.openDashboard`). */
+  dashboard(): DashboardPanel | undefined;
 }
 
 let host: EngineHost | undefined;
@@ -83,6 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     const documents = new MemoryDocumentProvider(engineHost, project);
     context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, documents));
     registerMemoryCommands(context, { host: engineHost, logger, project, documents });
+    registerQuarantineCommands(context, { host: engineHost, logger });
+    registerDashboard(context, { host: engineHost, settings: () => settings, logger });
 
     context.subscriptions.push(onDidChangeSettings(() => {
       const before = settings;
@@ -100,7 +106,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 
     engineHost.start();
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
-    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder };
+    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
+      dashboard: () => DashboardPanel.current };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });

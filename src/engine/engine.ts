@@ -9,6 +9,7 @@ import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
+import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
 import { RecallIndex, type IndexedItem } from './recall/recallIndex';
 import type { Item } from './store/repositories';
@@ -305,6 +306,52 @@ export class MemoryEngine extends Disposable {
     const report = await this.vault.rebuild();
     await this.index.embedPending();
     return report;
+  }
+
+  // ------------------------------------------------------------------ provider quarantine (R-QUAR-1..3)
+
+  private quarantineValue: ProviderQuarantine | undefined;
+  private get quarantine(): ProviderQuarantine {
+    this.quarantineValue ??= new ProviderQuarantine({
+      store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger,
+      resummarize: (c) => this.writer.resummarize(c),
+    });
+    return this.quarantineValue;
+  }
+
+  /** What quarantining `providers` (optionally whole local days from..to) would hide; changes nothing. */
+  quarantinePreview(sel: QuarantineSelection): QuarantinePreview {
+    this.ensureOpen();
+    return this.quarantine.preview(sel);
+  }
+
+  /** Hides a provider's rows, what was derived from them and the affected conversations' capture notes. */
+  async quarantineApply(sel: QuarantineSelection): Promise<QuarantineApplyResult> {
+    this.ensureOpen();
+    const r = await this.quarantine.apply(sel);
+    this.syncIndex();
+    return r;
+  }
+
+  /** Restores a quarantine's rows and notes exactly as they were (E_NOT_FOUND, E_REFUSED when already released). */
+  async quarantineRelease(id: string): Promise<QuarantineReleaseResult> {
+    this.ensureOpen();
+    const r = await this.quarantine.release(id);
+    this.syncIndex();
+    await this.index.embedPending();
+    return r;
+  }
+
+  /** Providers that wrote memory, with their still-recallable row counts. */
+  quarantineProviders(): ProviderCount[] {
+    this.ensureOpen();
+    return this.quarantine.providers();
+  }
+
+  /** Every quarantine, newest first. */
+  quarantineHistory(): QuarantineEntry[] {
+    this.ensureOpen();
+    return this.quarantine.history();
   }
 
   status(): EngineStatus {

@@ -1,10 +1,10 @@
 // The status bar item (R-UI-7): memory on/off, item count and headroom level, with a tooltip.
-// Click runs Show Status for now (the dashboard replaces it when it lands). Counts only, no memory text.
+// Click opens the dashboard (Show Status stays in the palette). Counts only, no memory text.
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../engine/engine';
 import type { Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
-import { SHOW_STATUS_COMMAND } from './commands/statusCommand';
+import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
 import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
 
@@ -41,7 +41,7 @@ export class MemoryStatusBar implements vscode.Disposable {
   constructor(private readonly host: EngineHost, private readonly settings: () => EngineSettings, private readonly logger: Logger) {
     this.item = vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Memory';
-    this.item.command = SHOW_STATUS_COMMAND;
+    this.item.command = OPEN_DASHBOARD_COMMAND;
     this.subs.push(
       host.onDidOpen((engine) => {
         this.engineSub?.dispose();
@@ -79,7 +79,7 @@ export class MemoryStatusBar implements vscode.Disposable {
       tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHeadroom: ${health}  \n`);
       const embedder = embedderLine(s.engine);
       if (embedder) tip.appendMarkdown(`Embedder: ${embedder}  \n`);
-      tip.appendMarkdown('Click for the status card.');
+      tip.appendMarkdown('Click to open the dashboard.');
       if (health === 'warn') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       if (health === 'critical') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     }

@@ -196,6 +196,10 @@ export interface ItemFilter {
   until?: number;
   /** Current, not archived, not invalidated, not quarantined, not secret, not expired at `now`. */
   recallable?: boolean;
+  /** Dashboard listing (read-only): leave out quarantined items, and secret ones unless `withSecrets`. */
+  shown?: { withSecrets: boolean };
+  /** true: only archived items; false: only items not archived. */
+  archived?: boolean;
   now?: number;
   /** Default order: created ascending, then id. */
   order?: 'created' | 'createdDesc' | 'id';
@@ -221,6 +225,8 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
   if (f.provider !== undefined) { w.push('provider = ?'); p.push(f.provider); }
   if (f.since !== undefined) { w.push('created >= ?'); p.push(f.since); }
   if (f.until !== undefined) { w.push('created < ?'); p.push(f.until); }
+  if (f.shown) w.push(f.shown.withSecrets ? "trust <> 'quarantined'" : "trust <> 'quarantined' AND secret = 0");
+  if (f.archived !== undefined) w.push(f.archived ? 'archived_at IS NOT NULL' : 'archived_at IS NULL');
   if (f.recallable) {
     w.push("archived_at IS NULL AND invalidated_at IS NULL AND trust <> 'quarantined' AND secret = 0");
     if (f.now !== undefined) { w.push('(expires_at IS NULL OR expires_at > ?)'); p.push(f.now); }
@@ -280,6 +286,18 @@ export class ItemsRepo extends Repo {
        FROM (SELECT id, path, file_mtime, file_size FROM items WHERE kind = ? ORDER BY id)`, [kind]);
     return jsonRows<[string, string | null, number | null, number | null]>(r?.j)
       .map(([id, path, fileMtime, fileSize]) => ({ id, path, fileMtime, fileSize }));
+  }
+
+  /**
+   * Providers stamped on model-written raw rows (any role but 'user'), with all their rows and those recall can
+   * still return (not quarantined, archived, invalidated or secret): the quarantine multi-select (SPEC R-QUAR-1).
+   */
+  providerCounts(): { provider: string; recallable: number; total: number }[] {
+    return this.q.all(
+      `SELECT provider, count(*) AS total,
+         SUM(CASE WHEN trust <> 'quarantined' AND archived_at IS NULL AND invalidated_at IS NULL AND secret = 0 THEN 1 ELSE 0 END) AS recallable
+       FROM items WHERE kind = 'raw' AND provider IS NOT NULL AND role <> 'user' GROUP BY provider ORDER BY provider`,
+    ).map((r) => ({ provider: String(r.provider), recallable: Number(r.recallable ?? 0), total: Number(r.total) }));
   }
 
   countByKind(): Partial<Record<ItemKind, number>> {

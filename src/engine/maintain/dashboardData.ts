@@ -1,0 +1,305 @@
+// Read-only queries behind the dashboard (R-UI-5): counts, pages of items, one note, the link graph.
+// Invariants: nothing here writes; quarantined items only ever appear as counts; secret items appear
+// only when includeSecrets is on (R-MEM-6); lists are paged; texts are cut to what a table needs.
+import type { MemoryEngine } from '../engine';
+import { MemoryError } from '../errors';
+import type { Item, ItemFilter } from '../store/repositories';
+import type { ItemKind } from '../types';
+import {
+  DASHBOARD_PAGE_SIZE, type ArchiveRow, type EngineCard, type GraphData, type HistogramBin, type ItemDetail, type ItemRow, type NoteDetail,
+  type NoteRow, type Overview, type Page, type PageRequest, type QuarantineRowView, type ReviewEntry,
+} from '../../protocol/dashboard';
+
+/** The episodic layer (SPEC R-MEM-1): facts, conversation summaries, entities. */
+export const EPISODIC_KINDS: ItemKind[] = ['fact', 'summary', 'entity'];
+/** 10 bins of 0.1: salience and importance are both 0–1. */
+const HISTOGRAM_BINS = 10;
+/** 200 rows at most per page, whatever the webview asks: a message stays small. */
+const MAX_PAGE = 200;
+/** 200 chars: a table cell, not the memory itself (that is in the row detail). */
+const TITLE_CHARS = 200;
+/** 500 notes: beyond that a hand-written force layout in a webview stops being readable or fast. */
+const GRAPH_NOTES = 500;
+/** ±0.05 around a threshold counts as "near" (R-MAINT-2 review queue). */
+const NEAR = 0.05;
+
+export const CONSOLIDATION_NOTE = 'Consolidation (R-MAINT-1) is not built yet: nothing is ready to promote or demote until it is.';
+
+export interface DashboardOptions {
+  includeSecrets: boolean;
+  /** Promotion / demotion thresholds once consolidation defines them; without them nothing is "near" one. */
+  thresholds?: { promote: number; demote: number };
+}
+
+function cut(s: string, n = TITLE_CHARS): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+function page(req: PageRequest | undefined): { offset: number; limit: number } {
+  const offset = Number.isInteger(req?.offset) && req!.offset! >= 0 ? req!.offset! : 0;
+  const limit = Number.isInteger(req?.limit) && req!.limit! > 0 ? Math.min(req!.limit!, MAX_PAGE) : DASHBOARD_PAGE_SIZE;
+  return { offset, limit };
+}
+
+export class DashboardData {
+  constructor(private readonly engine: MemoryEngine, private readonly opts: () => DashboardOptions) {}
+
+  private get store() { return this.engine.store; }
+
+  /** Quarantined items are never shown; secret ones only with includeSecrets. */
+  visible(it: Item): boolean {
+    if (it.trust === 'quarantined') return false;
+    return !it.secret || this.opts().includeSecrets;
+  }
+
+  private titleOf(it: Item): string {
+    const t = it.summary ?? it.title ?? (it.kind === 'raw' ? null : it.text) ?? it.path ?? it.id;
+    return cut(t);
+  }
+
+  private row(it: Item): ItemRow {
+    return {
+      id: it.id, kind: it.kind, title: this.titleOf(it), created: it.created, salience: it.salience, importance: it.importance,
+      invalidated: it.invalidatedAt !== null, tags: it.tags, source: it.sourceType,
+    };
+  }
+
+  /** The filter that leaves out what the dashboard never lists (quarantined; secret unless includeSecrets). */
+  private shown(): ItemFilter['shown'] {
+    return { withSecrets: this.opts().includeSecrets };
+  }
+
+  /** One page of visible items, newest first, read and counted in the store (no full scan). */
+  private pageOf<T>(filter: Omit<ItemFilter, 'shown' | 'order' | 'limit' | 'offset'>, req: PageRequest | undefined, map: (it: Item) => T): Page<T> {
+    const { offset, limit } = page(req);
+    const f = { ...filter, shown: this.shown() };
+    const rows = this.store.items.list({ ...f, order: 'createdDesc', limit, offset }).map(map);
+    return { rows, offset, total: this.store.items.count(f), pageSize: limit };
+  }
+
+  overview(): Overview {
+    const now = this.engine.clock.now();
+    let working = 0, episodic = 0, facts = 0, invalidatedFacts = 0, vaultFiles = 0, archived = 0, quarantined = 0, secretHidden = 0;
+    let usedSalience = 0, usedImportance = 0, sum = 0, n = 0;
+    let min: number | null = null, max: number | null = null;
+    const bins = new Array<number>(HISTOGRAM_BINS).fill(0);
+    const tags = new Map<string, number>();
+    const bySource = new Map<string, number>();
+    const newest: Item[] = [];
+    this.store.items.forEach({ kind: ['working', 'note', ...EPISODIC_KINDS, 'doc', 'raw'] }, (it) => {
+      if (it.trust === 'quarantined') { quarantined++; return; }
+      if (it.secret && !this.opts().includeSecrets) { secretHidden++; return; }
+      if (it.archivedAt !== null) { archived++; return; }
+      if (it.kind === 'raw') return;
+      for (const t of it.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+      if (it.kind === 'working') { if (it.expiresAt === null || it.expiresAt > now) working++; return; }
+      if (it.kind === 'note') { vaultFiles++; return; }
+      if (!EPISODIC_KINDS.includes(it.kind)) return;
+      episodic++;
+      if (it.kind === 'fact') { facts++; if (it.invalidatedAt !== null) invalidatedFacts++; }
+      const src = it.sourceType ?? 'unknown';
+      bySource.set(src, (bySource.get(src) ?? 0) + 1);
+      const v = it.salience ?? it.importance;
+      if (v !== null && Number.isFinite(v)) {
+        if (it.salience !== null) usedSalience++; else usedImportance++;
+        sum += v; n++;
+        min = min === null ? v : Math.min(min, v);
+        max = max === null ? v : Math.max(max, v);
+        bins[Math.min(HISTOGRAM_BINS - 1, Math.max(0, Math.floor(v * HISTOGRAM_BINS)))]!++;
+      }
+      // Newest 10, kept sorted descending without sorting everything.
+      if (newest.length < 10 || it.created > newest[newest.length - 1]!.created) {
+        newest.push(it);
+        newest.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+        if (newest.length > 10) newest.pop();
+      }
+    });
+    const histogram: HistogramBin[] = bins.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));
+    const basis = n === 0 ? 'none' : usedImportance === 0 ? 'salience' : usedSalience === 0 ? 'importance' : 'mixed';
+    const hasThresholds = this.opts().thresholds !== undefined;
+    return {
+      counts: {
+        working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden,
+        readyToPromote: hasThresholds ? this.readyCount('promote') : null,
+        readyToDemote: hasThresholds ? this.readyCount('demote') : null,
+      },
+      salience: { min, max, avg: n ? Math.round((sum / n) * 1000) / 1000 : null, basis },
+      histogram,
+      topTags: top(tags, 10).map(([tag, count]) => ({ tag, count })),
+      episodicBySource: top(bySource, 20).map(([source, count]) => ({ source, count })),
+      newestEpisodic: newest.map((it) => this.row(it)),
+      consolidationNote: hasThresholds ? '' : CONSOLIDATION_NOTE,
+    };
+  }
+
+  private readyCount(which: 'promote' | 'demote'): number {
+    const th = this.opts().thresholds!;
+    let c = 0;
+    this.store.items.forEach({ kind: EPISODIC_KINDS }, (it) => {
+      if (!this.visible(it) || it.archivedAt !== null || it.invalidatedAt !== null) return;
+      const v = it.salience ?? it.importance;
+      if (v === null) return;
+      if (which === 'promote' ? v >= th.promote : v <= th.demote) c++;
+    });
+    return c;
+  }
+
+  /** The recall engine card (R-RECALL-10): counts and switches only. */
+  engineCard(): EngineCard {
+    const s = this.engine.status();
+    return {
+      enabled: s.enabled, embedder: s.embedder.id, embedderModel: s.embedder.model ?? 'off', embedderReason: s.embedder.reason,
+      summariesWithVector: s.vectors.summaries, factsWithVector: s.vectors.facts, vectorLastRun: s.vectors.lastRun,
+      vectorPartitions: s.vectors.partitions, rawRecord: s.rawRecord.enabled, captureToolResults: s.switches.captureToolResults,
+      captureThinking: s.switches.captureThinking, includeSecrets: s.switches.includeSecrets, recallBudgetChars: s.recallBudgetChars,
+      health: s.health.level,
+    };
+  }
+
+  /** Working blocks still alive (a few dozen at most: 24 h TTL), so they are filtered here. */
+  working(req?: PageRequest): Page<ItemRow> {
+    const now = this.engine.clock.now();
+    const { offset, limit } = page(req);
+    const alive = this.store.items.list({ kind: 'working', archived: false, shown: this.shown(), order: 'createdDesc' })
+      .filter((it) => it.expiresAt === null || it.expiresAt > now);
+    return { rows: alive.slice(offset, offset + limit).map((it) => this.row(it)), offset, total: alive.length, pageSize: limit };
+  }
+
+  episodic(req?: PageRequest): Page<ItemRow> {
+    return this.pageOf({ kind: EPISODIC_KINDS, archived: false }, req, (it) => this.row(it));
+  }
+
+  archive(req?: PageRequest): Page<ArchiveRow> {
+    return this.pageOf({ kind: ['working', 'note', ...EPISODIC_KINDS, 'doc'], archived: true }, req, (it) => ({
+      id: it.id, originalId: it.originalId, archivedAt: it.archivedAt, created: it.created, title: this.titleOf(it),
+    }));
+  }
+
+  notes(req?: PageRequest): Page<NoteRow> {
+    const p = this.pageOf({ kind: 'note', archived: false }, req, (it) => ({
+      id: it.id, path: it.path ?? it.id.slice(3), title: this.titleOf(it), kind: it.subkind ?? 'reference', tags: it.tags, pinned: it.pinned,
+      untrusted: it.untrusted, updated: it.updated ?? it.fileMtime,
+    }));
+    return p;
+  }
+
+  /** One visible item in full (its text too: the user opened it). */
+  item(id: string): ItemDetail {
+    const it = this.visibleItem(id);
+    const sources = this.store.itemSources.sourcesOf(id);
+    const conversations = new Set<string>();
+    if (it.conversation) conversations.add(it.conversation);
+    for (const s of this.store.items.getMany(sources)) if (s.conversation) conversations.add(s.conversation);
+    const text = it.kind === 'raw' ? this.engine.writer.textOf(it) : (it.text ?? '');
+    return {
+      ...this.row(it),
+      sourceId: sources[0] ?? it.originalId ?? null,
+      agent: [it.provider, it.model].filter(Boolean).join('/') || null,
+      accessCount: it.accessCount, conversationCount: conversations.size, validFrom: it.validFrom, invalidatedAt: it.invalidatedAt,
+      lastAccessed: it.lastAccessed, expiresAt: it.expiresAt, hasVector: this.engine.index.hasVector(id), trust: it.trust, text,
+    };
+  }
+
+  /** One vault note: frontmatter, tags, links, backlinks and its Markdown (read from the file). */
+  async note(id: string): Promise<NoteDetail> {
+    const it = this.visibleItem(id);
+    if (it.kind !== 'note') throw new MemoryError('E_BAD_ID', 'not a vault note id (expected vt:)');
+    const parsed = await this.engine.vault.readNote(id);
+    if (!parsed) throw new MemoryError('E_NOT_FOUND', 'the note has no file');
+    if (parsed.containsSecrets && !this.opts().includeSecrets) throw new MemoryError('E_REFUSED', 'the note is tagged contains-secrets');
+    const backlinks = this.store.links.backlinks(id).map((l) => l.fromId)
+      .filter((from) => { const src = this.store.items.get(from); return src ? this.visible(src) : false; });
+    return {
+      id, path: parsed.relPath, frontmatter: parsed.frontmatter, tags: parsed.tags,
+      links: this.store.links.from(id).map((l) => ({ target: l.target, toId: l.toId })), backlinks: [...new Set(backlinks)],
+      content: parsed.body, problems: parsed.problems.map((p) => p.message),
+    };
+  }
+
+  /** Notes, their resolved links, and their tags as nodes; unresolved links point at a 'missing' node. */
+  graph(limit = GRAPH_NOTES): GraphData {
+    const cap = Math.max(1, Math.min(Number.isInteger(limit) ? limit : GRAPH_NOTES, GRAPH_NOTES));
+    const nodes: GraphData['nodes'] = [];
+    const edges: GraphData['edges'] = [];
+    const noteIds = new Set<string>();
+    const tagIds = new Set<string>();
+    let truncated = false;
+    this.store.items.forEach({ kind: 'note', order: 'id' }, (it) => {
+      if (!this.visible(it) || it.archivedAt !== null) return true;
+      if (noteIds.size >= cap) { truncated = true; return false; }
+      noteIds.add(it.id);
+      nodes.push({ id: it.id, label: cut(it.title ?? it.path?.replace(/^.*\//, '').replace(/\.md$/, '') ?? it.id, 60), type: 'note' });
+      for (const t of it.tags) {
+        const tid = `#${t}`;
+        if (!tagIds.has(tid)) { tagIds.add(tid); nodes.push({ id: tid, label: tid, type: 'tag' }); }
+        edges.push({ from: it.id, to: tid, type: 'tag' });
+      }
+      return true;
+    });
+    const missing = new Set<string>();
+    for (const l of this.store.links.allFrom('vt:')) {
+      if (!noteIds.has(l.fromId)) continue;
+      if (l.toId && noteIds.has(l.toId)) { edges.push({ from: l.fromId, to: l.toId, type: 'link' }); continue; }
+      if (l.toId) continue; // a hidden (secret / quarantined) or cut-off note: no node, no edge
+      const mid = `?${l.target}`;
+      if (!missing.has(mid)) { missing.add(mid); nodes.push({ id: mid, label: cut(l.target, 60), type: 'missing' }); }
+      edges.push({ from: l.fromId, to: mid, type: 'link' });
+    }
+    return { nodes, edges, truncated };
+  }
+
+  tags(): { tag: string; count: number }[] {
+    const tags = new Map<string, number>();
+    this.store.items.forEach({ kind: ['note', 'working', ...EPISODIC_KINDS, 'doc'] }, (it) => {
+      if (!this.visible(it) || it.archivedAt !== null) return;
+      for (const t of it.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+    });
+    return top(tags, 500).map(([tag, count]) => ({ tag, count }));
+  }
+
+  /** R-MAINT-2: items near a threshold (once consolidation has them), superseded facts, untrusted notes. */
+  review(): ReviewEntry[] {
+    const out: ReviewEntry[] = [];
+    const th = this.opts().thresholds;
+    this.store.items.forEach({ kind: ['note', ...EPISODIC_KINDS] }, (it) => {
+      if (!this.visible(it) || it.archivedAt !== null) return;
+      if (it.kind === 'note' && it.untrusted) {
+        out.push({ id: it.id, reason: 'untrusted-note', title: this.titleOf(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
+        return;
+      }
+      if (it.kind === 'fact' && it.invalidatedAt !== null) {
+        const by = typeof it.meta.supersededBy === 'string' ? it.meta.supersededBy : null;
+        if (by) out.push({ id: it.id, reason: 'invalidated-conflict', title: this.titleOf(it), detail: `superseded by ${by}` });
+        return;
+      }
+      if (th && EPISODIC_KINDS.includes(it.kind)) {
+        const v = it.salience ?? it.importance;
+        if (v === null) return;
+        if (Math.abs(v - th.promote) <= NEAR) out.push({ id: it.id, reason: 'near-threshold', title: this.titleOf(it), detail: `near promotion (${v.toFixed(2)})` });
+        else if (Math.abs(v - th.demote) <= NEAR) out.push({ id: it.id, reason: 'near-threshold', title: this.titleOf(it), detail: `near demotion (${v.toFixed(2)})` });
+      }
+    });
+    return out.slice(0, MAX_PAGE);
+  }
+
+  /** Quarantines with their counts and status; never the items themselves. */
+  quarantines(): QuarantineRowView[] {
+    return this.store.quarantines.list().map((q) => ({
+      id: q.id, created: q.created, provider: q.provider, model: q.model, status: q.status, reason: q.reason, counts: q.counts,
+      items: this.store.quarantines.rows(q.id).length,
+    }));
+  }
+
+  private visibleItem(id: string): Item {
+    if (typeof id !== 'string' || id.length > 1000) throw new MemoryError('E_BAD_ID', 'an item id is a string');
+    const it = this.store.items.get(id);
+    // Hidden items answer exactly like missing ones: the dashboard must not reveal that they exist.
+    if (!it || !this.visible(it)) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    return it;
+  }
+}
+
+function top(m: Map<string, number>, n: number): [string, number][] {
+  return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n);
+}

@@ -1,0 +1,172 @@
+// The dashboard webview panel (R-UI-5): one per window; the webview posts `ready`, then asks for what
+// it shows (typed requests from src/protocol/dashboard.ts), and the host answers from DashboardData.
+// Invariants: strict CSP with a fresh nonce per page, resources only from dist/webview, quarantined
+// items only as counts, secret items only with memory.recall.includeSecrets, no memory text in logs.
+import * as vscode from 'vscode';
+import type { MemoryEngine } from '../../engine/engine';
+import { errorCode } from '../../engine/errors';
+import type { Logger } from '../../engine/host';
+import { DashboardData } from '../../engine/maintain/dashboardData';
+import type { EngineSettings } from '../../engine/settings';
+import {
+  isDashboardToHost, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
+} from '../../protocol/dashboard';
+import type { EngineHost } from '../engineHost';
+import { dashboardHtml, makeNonce } from './dashboardHtml';
+
+export const OPEN_DASHBOARD_COMMAND = 'memory.openDashboard';
+/** 500 ms: a burst of writes (a flush) refreshes the dashboard once. */
+const CHANGE_DEBOUNCE_MS = 500;
+
+export interface DashboardDeps {
+  host: EngineHost;
+  settings: () => EngineSettings;
+  logger: Logger;
+  extensionUri: vscode.Uri;
+}
+
+export class DashboardPanel implements vscode.Disposable {
+  static readonly viewType = 'memory.dashboard';
+  private static instance: DashboardPanel | undefined;
+
+  /** Test hook: the last message posted to the webview, and how many were posted. */
+  lastMessage: DashboardToWebview | undefined;
+  posted = 0;
+  /** Test hook: true once the webview said `ready`. */
+  ready = false;
+  /** Test hook: the last response per method, and the tabs the webview has finished drawing. */
+  readonly responses = new Map<DashboardMethod, DashboardToWebview>();
+  readonly rendered = new Set<string>();
+  private readonly renderEmitter = new vscode.EventEmitter<string>();
+  /** Fires when the webview reports a tab drawn (screenshots wait on this). */
+  readonly onDidRender = this.renderEmitter.event;
+  private readonly postEmitter = new vscode.EventEmitter<DashboardToWebview>();
+  /** Fires after each message the host posts (tests wait on this instead of sleeping). */
+  readonly onDidPost = this.postEmitter.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private engineSub: { dispose(): void } | undefined;
+  private changeTimer: NodeJS.Timeout | undefined;
+
+  static get current(): DashboardPanel | undefined { return DashboardPanel.instance; }
+
+  /** Reveals the open dashboard, or opens one. */
+  static show(deps: DashboardDeps): DashboardPanel {
+    if (DashboardPanel.instance) {
+      DashboardPanel.instance.panel.reveal();
+      return DashboardPanel.instance;
+    }
+    const panel = vscode.window.createWebviewPanel(DashboardPanel.viewType, 'Memory Dashboard', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview')],
+    });
+    DashboardPanel.instance = new DashboardPanel(panel, deps);
+    return DashboardPanel.instance;
+  }
+
+  private constructor(readonly panel: vscode.WebviewPanel, private readonly deps: DashboardDeps) {
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'memory.svg');
+    const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
+    panel.webview.html = dashboardHtml({
+      cspSource: panel.webview.cspSource, nonce: makeNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.css')).toString(),
+    });
+    this.subs.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
+      deps.host.onDidOpen((engine) => this.watch(engine)),
+    );
+    if (deps.host.current) this.watch(deps.host.current);
+  }
+
+  private watch(engine: MemoryEngine): void {
+    this.engineSub?.dispose();
+    this.engineSub = engine.onDidChange(() => {
+      if (this.changeTimer || !this.ready) return;
+      this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
+    });
+  }
+
+  private async onMessage(m: unknown): Promise<void> {
+    if (!isDashboardToHost(m)) {
+      this.deps.logger.warn('dashboard.bad_message', {});
+      return;
+    }
+    if (m.type === 'rendered') {
+      this.rendered.add(m.tab);
+      this.renderEmitter.fire(m.tab);
+      return;
+    }
+    if (m.type === 'ready') {
+      this.ready = true;
+      await this.post({ type: 'init', version: 1 });
+      return;
+    }
+    await this.answer(m);
+  }
+
+  private async answer(req: DashboardRequest): Promise<void> {
+    const started = Date.now();
+    try {
+      const engine = await this.deps.host.get();
+      const result = await this.run(engine, req.method, (req.params ?? {}) as Record<string, unknown>);
+      await this.post({ type: 'response', id: req.id, method: req.method, ok: true, result } as DashboardToWebview);
+      this.deps.logger.info('dashboard.request', { method: req.method, ms: Date.now() - started });
+    } catch (e) {
+      const code = errorCode(e);
+      this.deps.logger.warn('dashboard.request_failed', { method: req.method, code });
+      const message = code === 'E_NOT_FOUND' ? 'No such memory (or it is hidden).' : code === 'E_REFUSED'
+        ? 'Hidden: tagged contains-secrets (see memory.recall.includeSecrets).' : `The request failed (${code}).`;
+      await this.post({ type: 'response', id: req.id, method: req.method, ok: false, error: { code, message } });
+    }
+  }
+
+  private run(engine: MemoryEngine, method: DashboardMethod, p: Record<string, unknown>): Promise<DashboardApi[DashboardMethod][1]> | DashboardApi[DashboardMethod][1] {
+    const data = new DashboardData(engine, () => ({ includeSecrets: this.deps.settings().recallIncludeSecrets }));
+    const pageReq = { offset: typeof p.offset === 'number' ? p.offset : undefined, limit: typeof p.limit === 'number' ? p.limit : undefined };
+    switch (method) {
+      case 'getOverview': return data.overview();
+      case 'getEngine': return data.engineCard();
+      case 'getWorking': return data.working(pageReq);
+      case 'getEpisodic': return data.episodic(pageReq);
+      case 'getItem': return data.item(String(p.id ?? ''));
+      case 'getNotes': return data.notes(pageReq);
+      case 'getNote': return data.note(String(p.id ?? ''));
+      case 'getArchive': return data.archive(pageReq);
+      case 'getGraph': return data.graph(typeof p.limit === 'number' ? p.limit : undefined);
+      case 'getTags': return data.tags();
+      case 'getReview': return data.review();
+      case 'getQuarantines': return data.quarantines();
+    }
+  }
+
+  private async post(m: DashboardToWebview): Promise<void> {
+    if (this.disposed) return;
+    this.lastMessage = m;
+    this.posted++;
+    if (m.type === 'response') this.responses.set(m.method, m);
+    await this.panel.webview.postMessage(m);
+    this.postEmitter.fire(m);
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (DashboardPanel.instance === this) DashboardPanel.instance = undefined;
+    if (this.changeTimer) clearTimeout(this.changeTimer);
+    this.engineSub?.dispose();
+    for (const d of this.subs) d.dispose();
+    this.postEmitter.dispose();
+    this.renderEmitter.dispose();
+    this.panel.dispose();
+  }
+}
+
+export function registerDashboard(context: vscode.ExtensionContext, deps: Omit<DashboardDeps, 'extensionUri'>): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(OPEN_DASHBOARD_COMMAND, () => DashboardPanel.show({ ...deps, extensionUri: context.extensionUri })),
+    { dispose: () => DashboardPanel.current?.dispose() },
+  );
+}

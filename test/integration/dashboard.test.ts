@@ -1,0 +1,85 @@
+// The dashboard (R-UI-5) in a real VS Code: `memory.openDashboard` opens a webview panel, the webview's
+// `ready` and requests reach the host, and the host answers with the engine's real figures. Also takes
+// the README picture (media/dashboard.png). Event-driven: waits on the panel's post/render events.
+import * as assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { DashboardData } from '../../src/engine/maintain/dashboardData';
+import type { MemoryExtensionApi } from '../../src/extension';
+import type { DashboardToWebview, Overview } from '../../src/protocol/dashboard';
+import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
+import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
+import { requestScreenshot, until } from './waitFor';
+
+describe('The dashboard in VS Code', () => {
+  let api: MemoryExtensionApi;
+
+  before(async () => {
+    api = await activated();
+    await userSettingsLoaded();
+    const engine = await api.engine();
+    // A few linked notes, so the overview and the graph have something to show.
+    await engine.remember({ text: 'The build uses pnpm workspaces; see [[deployment]] for the release steps.' });
+    await engine.remember({ text: 'Deployment goes blue-green with a manual approval; the build notes are in [[the-build-uses-pnpm-workspaces-see-deployment-for-the-release-steps]].' });
+    // Episodic items through the real write path: "key: value" lines become facts, a changed value
+    // supersedes the old fact, and the flush writes the conversation summary.
+    const conversation = 'dashboard-demo';
+    const turns = [
+      ['Which package manager does the build use, and which Node version?', 'Package manager: pnpm workspaces.\nNode version: 20 LTS.\nRelease cadence: every second Tuesday.'],
+      ['We moved to Node 22 last week, and releases now ship weekly. Please note that.', 'Node version: 22 LTS.\nRelease cadence: weekly, on Tuesdays.\nDeploy strategy: blue-green with a manual approval.'],
+    ];
+    for (const [user, assistant] of turns) await engine.recordTurn({ conversation, user: user!, assistant: assistant! });
+    await engine.flush(conversation);
+    await api.participant.drain().catch(() => undefined);
+  });
+
+  after(() => { api?.dashboard()?.dispose(); });
+
+  it('opens a webview panel and answers its overview request with the engine\'s real figures', async () => {
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard();
+    assert.ok(panel, 'the command opened a dashboard panel');
+    assert.equal(panel!.panel.viewType, 'memory.dashboard');
+    assert.equal(panel!.panel.webview.options.enableScripts, true);
+    assert.match(panel!.panel.webview.html, /default-src 'none'; script-src 'nonce-[A-Za-z0-9]+'/);
+
+    const response = await until(panel!.onDidPost, () => panel!.responses.get('getOverview'), 'the host\'s getOverview response', 30_000);
+    assert.ok(panel!.ready, 'the webview said ready before asking');
+    assert.ok(panel!.lastMessage && panel!.posted >= 2, 'init and the responses were posted');
+    const r = response as Extract<DashboardToWebview, { type: 'response'; ok: true; method: 'getOverview' }>;
+    assert.equal(r.ok, true);
+    const engine = await api.engine();
+    const expected: Overview = new DashboardData(engine, () => ({ includeSecrets: api.settings().recallIncludeSecrets })).overview();
+    assert.deepEqual(r.result.counts, expected.counts);
+    assert.ok(r.result.counts.vaultFiles >= 2, 'the notes written above are counted');
+    assert.equal(r.result.counts.vaultFiles, engine.store.items.count({ kind: 'note' }) - countHidden(engine));
+
+    const card = await until(panel!.onDidPost, () => panel!.responses.get('getEngine'), 'the engine card', 30_000);
+    const status = engine.status();
+    assert.equal((card as { result: { factsWithVector: string } }).result.factsWithVector, status.vectors.facts);
+  });
+
+  it('is what a click on the status bar item opens', () => {
+    const command = api.statusBar.item.command;
+    assert.equal(typeof command === 'string' ? command : command?.command, OPEN_DASHBOARD_COMMAND);
+  });
+
+  it('draws the overview in the webview and takes the README screenshot', async () => {
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard()!;
+    await until(panel.onDidRender, () => panel.rendered.has('overview') || undefined, 'the overview drawn in the webview', 30_000);
+    // A wider dashboard for the picture: the chat panel (used by the chat tests before this) is closed.
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+    const shot = await requestScreenshot('dashboard');
+    if (shot) {
+      const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+      copyFileSync(shot, path.join(root, 'media', 'dashboard.png'));
+    }
+  });
+});
+
+/** Notes the dashboard never lists: quarantined, and secret ones while includeSecrets is off. */
+function countHidden(engine: Awaited<ReturnType<MemoryExtensionApi['engine']>>): number {
+  return engine.store.items.list({ kind: 'note' }).filter((n) => n.trust === 'quarantined' || n.secret || n.archivedAt !== null).length;
+}

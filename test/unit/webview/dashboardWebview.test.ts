@@ -1,0 +1,152 @@
+// The built dashboard bundle (dist/webview/main.js) in headless Chromium, inside the host's real HTML
+// shell and CSP (dashboardHtml), served from 127.0.0.1. A nonce'd stub stands in for acquireVsCodeApi:
+// it records what the webview posts and answers its requests from fixtures, as the host would.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { DashboardApi } from '../../../src/protocol/dashboard';
+import { dashboardHtml, makeNonce } from '../../../src/vscode/dashboard/dashboardHtml';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const DIST = path.join(ROOT, 'dist', 'webview');
+const CHROMIUM = process.env.MEMORY_CHROMIUM || '/usr/lib/chromium/chromium';
+// TESTING.md: the flags that make Chromium run headless on these machines.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+const XSS = '<img src=x onerror="window.__xss=1">';
+
+const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
+  getOverview: {
+    counts: { working: 2, episodic: 7, facts: 5, invalidatedFacts: 1, vaultFiles: 3, archived: 0, readyToPromote: null, readyToDemote: null, quarantined: 4, secretHidden: 0 },
+    salience: { min: 0.1, avg: 0.5, max: 0.9, basis: 'salience' },
+    histogram: Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, count: i % 3 })),
+    topTags: [{ tag: 'editor', count: 3 }],
+    episodicBySource: [{ source: 'derivation', count: 7 }],
+    newestEpisodic: [{ id: 'fa:1', kind: 'fact', title: XSS, created: Date.parse('2026-11-02T09:00:00Z'), salience: 0.5, importance: 0.5, invalidated: false, tags: [], source: 'derivation' }],
+    consolidationNote: 'Consolidation is not built yet.',
+  },
+  getEngine: {
+    enabled: true, embedder: 'hash-256', embedderModel: 'off', embedderReason: 'configured', summariesWithVector: '1 of 1', factsWithVector: '4 of 5',
+    vectorLastRun: null, vectorPartitions: 1, rawRecord: true, captureToolResults: false, captureThinking: false, includeSecrets: false,
+    recallBudgetChars: 2400, health: 'ok',
+  },
+  getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
+  getQuarantines: [],
+};
+
+/** The page the stub and bundle run in: the host's shell plus the stub and a nonce-less inline script. */
+function harness(base: string, nonce: string): string {
+  const shell = dashboardHtml({ cspSource: base, scriptUri: `${base}/main.js`, styleUri: `${base}/main.css`, nonce });
+  // JSON inside a script: `<` escaped so the fixture's `<img …>` cannot close the script element.
+  const fixtures = JSON.stringify(FIXTURES).replace(/</g, '\\u003c');
+  const stub = `<script nonce="${nonce}">
+window.__posted = [];
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+const fixtures = ${fixtures};
+const send = (m) => window.postMessage(m, '*');
+window.acquireVsCodeApi = () => ({
+  getState: () => undefined, setState: () => {},
+  postMessage: (m) => {
+    window.__posted.push(m);
+    if (m.type === 'ready') send({ type: 'init', version: 1 });
+    else if (m.type === 'request') {
+      const r = fixtures[m.method];
+      send(r === undefined
+        ? { type: 'response', id: m.id, method: m.method, ok: false, error: { code: 'E_NOT_FOUND', message: 'no fixture' } }
+        : { type: 'response', id: m.id, method: m.method, ok: true, result: r });
+    }
+  },
+});
+</script>
+<script>window.__evil = 1;</script>
+`;
+  return shell.replace('<div id="root"', `${stub}<div id="root"`);
+}
+
+describe('The dashboard webview in headless Chromium', function () {
+  this.timeout(60_000);
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  before(async function () {
+    if (!existsSync(path.join(DIST, 'main.js')) || !existsSync(CHROMIUM)) this.skip();
+    const nonce = makeNonce();
+    server = createServer((req, res) => {
+      const url = req.url ?? '/';
+      if (url === '/' || url === '/index.html') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(harness(base, nonce)); return; }
+      const file = path.join(DIST, path.basename(url));
+      if (!['/main.js', '/main.css'].includes(url) || !existsSync(file)) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': url.endsWith('.js') ? 'text/javascript' : 'text/css' });
+      res.end(readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage();
+    await page.goto(`${base}/`);
+    await page.locator('#count-episodic .value').waitFor();
+  });
+  afterEach(async () => { await page?.close(); });
+  after(async () => {
+    await browser?.close();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  });
+
+  it('posts ready before anything else and renders the overview from the host\'s answer', async () => {
+    const posted = await page.evaluate(() => (window as unknown as { __posted: { type: string; method?: string }[] }).__posted);
+    assert.equal(posted[0]!.type, 'ready');
+    assert.deepEqual(posted.filter((m) => m.type === 'request').map((m) => m.method).sort(), ['getEngine', 'getOverview']);
+    assert.ok(posted.some((m) => m.type === 'rendered'));
+    assert.equal(await page.textContent('#count-episodic .value'), '7');
+    assert.equal(await page.textContent('#count-quarantined .value'), '4');
+    assert.equal(await page.textContent('#count-promote .value'), '0');
+    assert.match((await page.textContent('#consolidation-note'))!, /not built yet/);
+    assert.match((await page.textContent('#engine-card'))!, /Facts with a vector4 of 5/);
+    assert.equal(await page.locator('svg.histogram rect.bar').count(), 10);
+  });
+
+  it('switches tabs with the arrow keys, Home and End (roving tabindex)', async () => {
+    await page.focus('#tab-overview');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getAttribute('#tab-working', 'aria-selected'), 'true');
+    assert.equal(await page.getAttribute('#tab-working', 'tabindex'), '0');
+    assert.equal(await page.getAttribute('#tab-overview', 'tabindex'), '-1');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-working');
+    await page.locator('#panel-working td', { hasText: 'scratch block' }).waitFor();
+    assert.equal(await page.isHidden('#panel-overview'), true);
+    await page.keyboard.press('End');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-quarantine');
+    await page.locator('#panel-quarantine', { hasText: 'No quarantines.' }).waitFor();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-overview', 'wraps around');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Home');
+    assert.equal(await page.getAttribute('#tab-overview', 'aria-selected'), 'true');
+  });
+
+  it('shows an injected <img onerror> title as literal text and never runs it', async () => {
+    const cell = page.locator('#panel-overview td', { hasText: 'onerror' });
+    await cell.waitFor();
+    assert.equal(await cell.textContent(), XSS);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+  });
+
+  it('honours the CSP: an inline script without the nonce does not run', async () => {
+    assert.equal(await page.evaluate(() => (window as unknown as { __evil?: number }).__evil), undefined);
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    assert.ok(violations.some((v) => v.startsWith('script-src')), `violations: ${violations.join(', ')}`);
+    // The nonce'd bundle and stylesheet did load: the page is styled and rendered.
+    assert.notEqual(await page.evaluate(() => getComputedStyle(document.querySelector('.counter')!).display), 'inline');
+  });
+});
