@@ -9,6 +9,7 @@ import { formatFields, type LogFields, type Logger } from './engine/host';
 import { defaultStoreDir, defaultVaultDir } from './engine/paths';
 import { NOTE_KINDS, type NoteKind } from './engine/types';
 import { gate } from './engine/write/poisonGate';
+import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
 import { BENCHMARKS } from '../test/bench/index';
 
@@ -228,6 +229,22 @@ const COMMANDS: Record<string, Command> = {
         }
         default: throw new MemoryError('E_USAGE', 'quarantine needs one of: providers, list, preview, apply, release');
       }
+    },
+  },
+  consolidate: {
+    summary: 'promotes recurring memory to notes, archives low-salience items and expired working blocks (R-MAINT-1)',
+    usage: 'consolidate [--base-url URL --model M]',
+    options: { 'base-url': { type: 'string' }, model: { type: 'string' } },
+    run: async (p, c) => {
+      if (p.positionals.length) throw new MemoryError('E_USAGE', 'consolidate takes no arguments');
+      const baseUrl = stringOpt(p.values['base-url']);
+      const modelId = stringOpt(p.values.model);
+      if (!baseUrl !== !modelId) throw new MemoryError('E_USAGE', 'consolidate needs both --base-url and --model for a background model, or neither');
+      // Without a model nothing is promoted (skippedNoModel); an OpenAI-compatible server is the CLI's model.
+      let host = '';
+      if (baseUrl) { try { host = new URL(baseUrl).host; } catch { throw new MemoryError('E_USAGE', '--base-url is not a URL'); } }
+      const model = baseUrl && modelId ? OpenAiBackgroundModel.fromSetting({ name: host, baseUrl, model: modelId }) : undefined;
+      return (await c.engine()).consolidate({ model });
     },
   },
   rebuild: {

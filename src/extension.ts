@@ -12,6 +12,7 @@ import { MemoryParticipant } from './vscode/chat/memoryParticipant';
 import { TurnRegistry } from './vscode/chat/turnRegistry';
 import { registerMemoryCommands } from './vscode/commands/memoryCommands';
 import { registerQuarantineCommands } from './vscode/commands/quarantineCommands';
+import { registerConsolidateCommand } from './vscode/commands/consolidateCommand';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
 import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
@@ -22,6 +23,7 @@ import { createEmbedderUi } from './vscode/embedderUi';
 import { MemoryStatusBar } from './vscode/statusBar';
 import { DashboardPanel, registerDashboard } from './vscode/dashboard/dashboardPanel';
 import { registerVaultViews, type VaultViews } from './vscode/views/vaultTree';
+import { MemoryLanguageClient } from './vscode/language/memoryLanguageClient';
 import type { MemoryEngine } from './engine/engine';
 import type { EngineSettings } from './engine/settings';
 import { isMemoryError } from './engine/errors';
@@ -88,7 +90,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, documents));
     registerMemoryCommands(context, { host: engineHost, logger, project, documents });
     registerQuarantineCommands(context, { host: engineHost, logger });
+    registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
     registerDashboard(context, { host: engineHost, settings: () => settings, logger });
+    context.subscriptions.push(new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) }));
 
     context.subscriptions.push(onDidChangeSettings(() => {
       const before = settings;

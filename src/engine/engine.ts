@@ -9,6 +9,8 @@ import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
+import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
+import type { ReviewEntry } from '../protocol/dashboard';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
 import { RecallIndex, type IndexedItem } from './recall/recallIndex';
@@ -23,6 +25,11 @@ import { noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } fro
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
+
+/** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
+const ACCESS_FLUSH_MS = 5_000;
+/** …or at once when this many are queued (a burst of searches). */
+const ACCESS_FLUSH_MAX = 500;
 
 export interface EngineOptions {
   storeDir: string;
@@ -274,10 +281,12 @@ export class MemoryEngine extends Disposable {
 
   // ------------------------------------------------------------------ read
 
-  search(query: string, ctx: ReadContext = {}, k?: number): Promise<SearchHit[]> {
+  async search(query: string, ctx: ReadContext = {}, k?: number): Promise<SearchHit[]> {
     this.ensureOpen();
     this.syncIndex();
-    return this.recaller.search(query, ctx, k);
+    const hits = await this.recaller.search(query, ctx, k);
+    this.noteAccess(hits.map((h) => h.id));
+    return hits;
   }
 
   /** Fail-soft: never throws for a recall problem; an empty block carries the reason. */
@@ -285,7 +294,9 @@ export class MemoryEngine extends Disposable {
     this.ensureOpen();
     try {
       this.syncIndex();
-      return await this.recaller.recall(req);
+      const res = await this.recaller.recall(req);
+      this.noteAccess(res.hits.map((h) => h.id));
+      return res;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
       this.logger.warn('recall.failed', { reason });
@@ -293,10 +304,80 @@ export class MemoryEngine extends Disposable {
     }
   }
 
-  expand(id: string, ctx: ReadContext = {}): Promise<ExpandResult> {
+  async expand(id: string, ctx: ReadContext = {}): Promise<ExpandResult> {
     this.ensureOpen();
     this.syncIndex();
-    return this.recaller.expand(id, ctx);
+    const res = await this.recaller.expand(id, ctx);
+    this.noteAccess([res.id]);
+    return res;
+  }
+
+  // ------------------------------------------------------------------ access counts (salience input, R-MAINT-2)
+
+  // Ids returned by recall / search / expand, written in one small transaction at most every 5 s
+  // (ACCESS_FLUSH_MS), never on the turn's critical path; the close and a consolidation flush them first.
+  private accessQueue: string[] = [];
+  private accessTimer: NodeJS.Timeout | undefined;
+
+  private noteAccess(ids: readonly string[]): void {
+    if (!ids.length || this.closed) return;
+    this.accessQueue.push(...ids);
+    if (this.accessQueue.length >= ACCESS_FLUSH_MAX) { void this.flushAccess(); return; }
+    if (this.accessTimer) return;
+    this.accessTimer = setTimeout(() => { this.accessTimer = undefined; void this.flushAccess(); }, ACCESS_FLUSH_MS);
+    this.accessTimer.unref?.();
+  }
+
+  /** Writes the queued access counts now (one transaction). Never throws: a lost count only lowers salience a little. */
+  async flushAccess(): Promise<void> {
+    if (this.accessTimer) { clearTimeout(this.accessTimer); this.accessTimer = undefined; }
+    const ids = this.accessQueue;
+    if (!ids.length) return;
+    this.accessQueue = [];
+    try {
+      const at = this.clock.now();
+      await this.store.transaction((tx) => tx.items.touchAccess(ids, at));
+    } catch (e) {
+      this.logger.warn('access.flush_failed', { items: ids.length, error: errorCode(e) });
+    }
+  }
+
+  // ------------------------------------------------------------------ consolidation (R-MAINT-1, R-MAINT-2)
+
+  private consolidating: Promise<ConsolidationReport> | undefined;
+
+  /**
+   * Re-scores salience, archives low-salience episodic items and expired working blocks, and promotes
+   * recurring valuable facts / summaries to vault notes through `model` and the poison gate (without a
+   * model: `skippedNoModel`). A run already in progress is joined, not doubled.
+   */
+  consolidate(opts: ConsolidateOptions = {}): Promise<ConsolidationReport> {
+    this.ensureOpen();
+    if (this.consolidating) return this.consolidating;
+    const run = (async () => {
+      await this.vaultSynced;
+      await this.flushAccess();
+      const report = await consolidate({
+        store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger,
+        afterWrite: () => this.index.embedPending().then(() => undefined),
+      }, opts);
+      this.syncIndex();
+      return report;
+    })();
+    this.consolidating = run.finally(() => { this.consolidating = undefined; });
+    return this.consolidating;
+  }
+
+  /** The review queue (R-MAINT-2): near-threshold items, superseded facts, untrusted notes. */
+  reviewQueue(opts: ReviewOptions = {}): ReviewEntry[] {
+    this.ensureOpen();
+    return reviewQueue(this.store, this.clock.now(), { includeSecrets: this.settingsValue.recallIncludeSecrets, ...opts });
+  }
+
+  /** When the last consolidation ran (ms), shared by every window through the store; null: never. */
+  lastConsolidation(): number | null {
+    const v = Number(this.store.meta.get('consolidation.lastRun'));
+    return Number.isFinite(v) && v > 0 ? v : null;
   }
 
   // ------------------------------------------------------------------ maintenance
@@ -407,6 +488,8 @@ export class MemoryEngine extends Disposable {
     this.writer.dispose();
     await this.vaultSynced;
     await Promise.all([...this.pendingLogs]);
+    await this.consolidating?.catch(() => undefined);
+    await this.flushAccess();
     try {
       await this.writer.flush();
     } catch (e) {

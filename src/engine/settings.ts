@@ -40,6 +40,8 @@ export interface EngineSettings {
   healthCritBytes: number;
   workingTtlHours: number;
   reflectionEnabled: boolean;
+  /** Run consolidation (R-MAINT-1) once a night, after 03:00 local time (not in SPEC §10; default off). */
+  consolidationNightly: boolean;
   toolsMaxCallsPerTurn: number;
 }
 
@@ -73,6 +75,7 @@ export const DEFAULT_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   healthCritBytes: 536870912,
   workingTtlHours: 24,
   reflectionEnabled: false,
+  consolidationNightly: false,
   toolsMaxCallsPerTurn: 3,
 });
 

@@ -1,9 +1,6 @@
-// Language server for vault notes (runs in its own process). Minimal for now.
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+// Entry point of the vault language server bundle (dist/server.js), started by the extension over
+// node IPC (src/vscode/language/). The transport comes from the command line (--node-ipc, --stdio).
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { serveMemoryLanguage } from './memoryLanguageServer';
 
-const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
-connection.onInitialize(() => ({ capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental } }));
-documents.listen(connection);
-connection.listen();
+serveMemoryLanguage(createConnection(ProposedFeatures.all));

@@ -41,6 +41,7 @@ export const SETTING_KEYS: Readonly<Record<keyof EngineSettings, string>> = Obje
   healthCritBytes: 'health.critBytes',
   workingTtlHours: 'working.ttlHours',
   reflectionEnabled: 'reflection.enabled',
+  consolidationNightly: 'consolidation.nightly',
   toolsMaxCallsPerTurn: 'tools.maxCallsPerTurn',
 });
 

@@ -5,6 +5,7 @@ import type { MemoryEngine } from '../engine';
 import { MemoryError } from '../errors';
 import type { Item, ItemFilter } from '../store/repositories';
 import type { ItemKind } from '../types';
+import { CONSOLIDATION_THRESHOLDS as TH } from './consolidate';
 import {
   DASHBOARD_PAGE_SIZE, type ArchiveRow, type EngineCard, type GraphData, type HistogramBin, type ItemDetail, type ItemRow, type NoteDetail,
   type NoteRow, type Overview, type Page, type PageRequest, type QuarantineRowView, type ReviewEntry,
@@ -20,14 +21,14 @@ const MAX_PAGE = 200;
 const TITLE_CHARS = 200;
 /** 500 notes: beyond that a hand-written force layout in a webview stops being readable or fast. */
 const GRAPH_NOTES = 500;
-/** ±0.05 around a threshold counts as "near" (R-MAINT-2 review queue). */
-const NEAR = 0.05;
-
-export const CONSOLIDATION_NOTE = 'Consolidation (R-MAINT-1) is not built yet: nothing is ready to promote or demote until it is.';
+/** How the ready counts are meant (the overview shows it under them). */
+export const CONSOLIDATION_NOTE =
+  `Consolidate Now promotes recurring facts and summaries with salience ≥ ${TH.promote} to vault notes (needs a background model) ` +
+  `and archives items below ${TH.demote} after ${TH.minDemoteAgeDays} idle days.`;
 
 export interface DashboardOptions {
   includeSecrets: boolean;
-  /** Promotion / demotion thresholds once consolidation defines them; without them nothing is "near" one. */
+  /** Promotion / demotion thresholds; default: consolidation's own (CONSOLIDATION_THRESHOLDS). */
   thresholds?: { promote: number; demote: number };
 }
 
@@ -117,30 +118,34 @@ export class DashboardData {
     });
     const histogram: HistogramBin[] = bins.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));
     const basis = n === 0 ? 'none' : usedImportance === 0 ? 'salience' : usedSalience === 0 ? 'importance' : 'mixed';
-    const hasThresholds = this.opts().thresholds !== undefined;
     return {
       counts: {
         working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden,
-        readyToPromote: hasThresholds ? this.readyCount('promote') : null,
-        readyToDemote: hasThresholds ? this.readyCount('demote') : null,
+        readyToPromote: this.readyCount('promote'),
+        readyToDemote: this.readyCount('demote'),
       },
       salience: { min, max, avg: n ? Math.round((sum / n) * 1000) / 1000 : null, basis },
       histogram,
       topTags: top(tags, 10).map(([tag, count]) => ({ tag, count })),
       episodicBySource: top(bySource, 20).map(([source, count]) => ({ source, count })),
       newestEpisodic: newest.map((it) => this.row(it)),
-      consolidationNote: hasThresholds ? '' : CONSOLIDATION_NOTE,
+      consolidationNote: CONSOLIDATION_NOTE,
     };
   }
 
+  private thresholds(): { promote: number; demote: number } {
+    return this.opts().thresholds ?? { promote: TH.promote, demote: TH.demote };
+  }
+
+  /** Items whose stored salience (importance before the first consolidation) is past a threshold. */
   private readyCount(which: 'promote' | 'demote'): number {
-    const th = this.opts().thresholds!;
+    const th = this.thresholds();
     let c = 0;
     this.store.items.forEach({ kind: EPISODIC_KINDS }, (it) => {
       if (!this.visible(it) || it.archivedAt !== null || it.invalidatedAt !== null) return;
       const v = it.salience ?? it.importance;
       if (v === null) return;
-      if (which === 'promote' ? v >= th.promote : v <= th.demote) c++;
+      if (which === 'promote' ? v >= th.promote : v < th.demote && !it.pinned) c++;
     });
     return c;
   }
@@ -258,29 +263,9 @@ export class DashboardData {
     return top(tags, 500).map(([tag, count]) => ({ tag, count }));
   }
 
-  /** R-MAINT-2: items near a threshold (once consolidation has them), superseded facts, untrusted notes. */
+  /** R-MAINT-2: the engine's review queue (near-threshold items, superseded facts, untrusted notes). */
   review(): ReviewEntry[] {
-    const out: ReviewEntry[] = [];
-    const th = this.opts().thresholds;
-    this.store.items.forEach({ kind: ['note', ...EPISODIC_KINDS] }, (it) => {
-      if (!this.visible(it) || it.archivedAt !== null) return;
-      if (it.kind === 'note' && it.untrusted) {
-        out.push({ id: it.id, reason: 'untrusted-note', title: this.titleOf(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
-        return;
-      }
-      if (it.kind === 'fact' && it.invalidatedAt !== null) {
-        const by = typeof it.meta.supersededBy === 'string' ? it.meta.supersededBy : null;
-        if (by) out.push({ id: it.id, reason: 'invalidated-conflict', title: this.titleOf(it), detail: `superseded by ${by}` });
-        return;
-      }
-      if (th && EPISODIC_KINDS.includes(it.kind)) {
-        const v = it.salience ?? it.importance;
-        if (v === null) return;
-        if (Math.abs(v - th.promote) <= NEAR) out.push({ id: it.id, reason: 'near-threshold', title: this.titleOf(it), detail: `near promotion (${v.toFixed(2)})` });
-        else if (Math.abs(v - th.demote) <= NEAR) out.push({ id: it.id, reason: 'near-threshold', title: this.titleOf(it), detail: `near demotion (${v.toFixed(2)})` });
-      }
-    });
-    return out.slice(0, MAX_PAGE);
+    return this.engine.reviewQueue({ includeSecrets: this.opts().includeSecrets, thresholds: this.thresholds(), limit: MAX_PAGE });
   }
 
   /** Quarantines with their counts and status; never the items themselves. */

@@ -53,7 +53,7 @@ describe('Dashboard data', () => {
     const o = data.overview();
     assert.deepEqual(o.counts, {
       working: 1, episodic: 3, facts: 2, invalidatedFacts: 1, vaultFiles: 1, archived: 1, quarantined: 1, secretHidden: 1,
-      readyToPromote: null, readyToDemote: null,
+      readyToPromote: 1, readyToDemote: 0,
     });
     assert.equal(o.consolidationNote, CONSOLIDATION_NOTE);
     assert.deepEqual(o.salience, { min: 0.1, avg: 0.467, max: 0.9, basis: 'salience' });
