@@ -143,6 +143,23 @@ export function codeOf(e: unknown): string {
 }
 
 /** Shows an engine error to the person who ran a command (code + message, never memory text). */
+/**
+ * A command registrar for one surface: each command's failure reaches the user as a sentence and the log as
+ * a code (`reportFailure`), and the command resolves to undefined instead of rejecting.
+ */
+export function commandRegistrar(context: vscode.ExtensionContext, logger: Logger) {
+  return (id: string, action: string, fn: (...args: unknown[]) => Promise<unknown>): void => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        reportFailure(logger, action, e);
+        return undefined;
+      }
+    }));
+  };
+}
+
 export function reportFailure(logger: Logger, action: string, e: unknown): void {
   const code = codeOf(e);
   logger.warn(`${action}.failed`, { code });

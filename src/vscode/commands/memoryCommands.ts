@@ -6,7 +6,7 @@ import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { SearchHit } from '../../engine/recall/recaller';
 import type { ProjectContext } from '../config';
-import { reportFailure, type EngineHost } from '../engineHost';
+import { commandRegistrar, type EngineHost } from '../engineHost';
 import { CAPTURE_LOG_URI, referenceUri, type MemoryDocumentProvider } from './memoryDocuments';
 
 export const MEMORY_COMMANDS = {
@@ -29,15 +29,7 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
   host: EngineHost; logger: Logger; project: () => ProjectContext; documents: MemoryDocumentProvider;
 }): void {
   const { host, logger } = deps;
-  const reg = (id: string, action: string, fn: (...args: unknown[]) => Promise<unknown>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        reportFailure(logger, action, e);
-        return undefined;
-      }
-    }));
+  const reg = commandRegistrar(context, logger);
 
   const searchPick = async (title: string, initial?: string): Promise<string | undefined> => {
     const engine = await host.get();

@@ -7,7 +7,7 @@ import type { MemoryEngine } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { isDay, type QuarantineApplyResult, type QuarantineCounts, type QuarantineReleaseResult } from '../../engine/maintain/quarantine';
-import { reportFailure, type EngineHost } from '../engineHost';
+import { commandRegistrar, type EngineHost } from '../engineHost';
 
 export const QUARANTINE_COMMANDS = {
   apply: 'memory.quarantine.apply',
@@ -34,15 +34,7 @@ const dayInput = (title: string, prompt: string) => vscode.window.showInputBox({
 
 export function registerQuarantineCommands(context: vscode.ExtensionContext, deps: { host: EngineHost; logger: Logger }): void {
   const { host, logger } = deps;
-  const reg = (id: string, action: string, fn: (...args: unknown[]) => Promise<unknown>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        reportFailure(logger, action, e);
-        return undefined;
-      }
-    }));
+  const reg = commandRegistrar(context, logger);
 
   const pickProviders = async (engine: MemoryEngine): Promise<string[] | undefined> => {
     const list = engine.quarantineProviders();

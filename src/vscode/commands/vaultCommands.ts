@@ -13,7 +13,7 @@ import { parseNote } from '../../engine/vault/noteParser';
 import { writeNote } from '../../engine/vault/noteWriter';
 import type { VaultSyncReport } from '../../engine/vault/vaultIndex';
 import { resolveInVault } from '../../engine/vault/vaultLayout';
-import { reportFailure, type EngineHost } from '../engineHost';
+import { commandRegistrar, type EngineHost } from '../engineHost';
 import type { VaultNode } from '../views/vaultModel';
 
 export const COMMANDS = {
@@ -56,15 +56,7 @@ export async function setPinned(vaultDir: string, relPath: string, pinned: boole
 }
 
 export function registerVaultCommands(context: vscode.ExtensionContext, host: EngineHost, logger: Logger): void {
-  const reg = (id: string, action: string, fn: (...args: unknown[]) => Promise<unknown>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        reportFailure(logger, action, e);
-        return undefined;
-      }
-    }));
+  const reg = commandRegistrar(context, logger);
 
   reg(COMMANDS.todaysNote, 'todays_note', async () => {
     const engine = await host.get();
