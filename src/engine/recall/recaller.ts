@@ -160,7 +160,9 @@ export class Recaller {
     return this.rankedHits(query.slice(0, 1200), rc, k ?? this.settings().recallTopK, kinds);
   }
 
-  private async rankedHits(query: string, rc: ResolvedContext, k: number, kinds?: readonly ItemKind[], items?: Map<string, Item>): Promise<SearchHit[]> {
+  private async rankedHits(
+    query: string, rc: ResolvedContext, k: number, kinds?: readonly ItemKind[], items?: Map<string, Item>, texts?: Map<string, string>,
+  ): Promise<SearchHit[]> {
     if (!query.trim()) return [];
     const s = this.settings();
     const now = this.clock.now();
@@ -181,13 +183,16 @@ export class Recaller {
     scored.sort((a, b) => b.score - a.score);
     const hits: SearchHit[] = [];
     const seenNotes = new Set<string>();
-    // Rows are fetched in one query per slice of candidates (not one per hit); most recalls need one slice.
+    // Rows are fetched in one query per slice of candidates (not one per hit). The first slice is exactly
+    // the k hits wanted (most recalls need no more: every row read costs ~50 µs in sql.js); then k + 4.
     const fetched = items ?? new Map<string, Item>();
     const slice = Math.max(k + 4, 8);
+    let lookedUp = 0; // scored[0, lookedUp) have been fetched
     for (let i = 0; i < scored.length && hits.length < k; i++) {
       const c = scored[i]!.c;
-      if (i % slice === 0) {
-        const want = scored.slice(i, i + slice).map((x) => x.c.id).filter((id) => !fetched.has(id));
+      if (i >= lookedUp) {
+        lookedUp = i + (i === 0 ? k : slice);
+        const want = scored.slice(i, lookedUp).map((x) => x.c.id).filter((id) => !fetched.has(id));
         if (want.length) for (const it of this.store.items.getMany(want)) fetched.set(it.id, it);
       }
       const item = fetched.get(c.id);
@@ -197,7 +202,7 @@ export class Recaller {
       const key = noteRef ?? item.id;
       if (seenNotes.has(key)) continue;
       seenNotes.add(key);
-      hits.push({ id: item.id, kind: item.kind, score: round(scored[i]!.score), trust: item.trust, text: this.hitText(item, terms), subkind: item.subkind, created: item.created });
+      hits.push({ id: item.id, kind: item.kind, score: round(scored[i]!.score), trust: item.trust, text: this.hitText(item, terms, texts), subkind: item.subkind, created: item.created });
     }
     return hits;
   }
@@ -211,8 +216,9 @@ export class Recaller {
     let hits: SearchHit[] = [];
     let reason: string | undefined;
     const items = new Map<string, Item>(); // rows read for the hits, reused by the full texts below
+    const texts = new Map<string, string>(); // raw messages' texts read for the hits (a blob read each), reused too
     try {
-      hits = await this.rankedHits(query, rc, s.recallTopK, undefined, items);
+      hits = await this.rankedHits(query, rc, s.recallTopK, undefined, items, texts);
       if (hits.length === 0) reason = query.trim() ? 'nothing_found' : 'empty_query';
     } catch (e) {
       reason = 'search_failed';
@@ -226,7 +232,7 @@ export class Recaller {
     const fullTexts: { id: string; text: string }[] = [];
     for (const h of hits.slice(0, fullCount)) {
       try {
-        const ex = await this.expandItem(h.id, rc, false, items.get(h.id));
+        const ex = await this.expandItem(h.id, rc, false, items.get(h.id), texts.get(h.id));
         fullTexts.push({ id: h.id, text: ex.text });
       } catch { /* the hit line stays */ }
     }
@@ -299,7 +305,8 @@ export class Recaller {
     return this.expandItem(id, rc, true);
   }
 
-  private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean, known?: Item): Promise<ExpandResult> {
+  /** `known` / `knownText`: the row and (raw messages) its text, when the caller already read them. */
+  private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean, known?: Item, knownText?: string): Promise<ExpandResult> {
     if (typeof id !== 'string' || id.length > 1024) throw new MemoryError('E_BAD_ID', 'memory id must be text');
     const kind = kindOfId(id);
     if (!kind) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
@@ -314,7 +321,7 @@ export class Recaller {
       return { ...base, text, truncated, path: item.path ?? undefined };
     }
     if (kind === 'raw') {
-      const { text, truncated } = cap(this.textOf(item));
+      const { text, truncated } = cap(known && knownText !== undefined ? knownText : this.textOf(item));
       const res: ExpandResult = { ...base, text, truncated };
       if (withExtras && item.conversation) {
         const sum = this.store.items.get(`gs:${item.conversation}`);
@@ -346,9 +353,13 @@ export class Recaller {
     return inScope(rc.scope, item.project, item.projectType);
   }
 
-  private hitText(item: Item, terms: string[]): string {
+  private hitText(item: Item, terms: string[], texts?: Map<string, string>): string {
     switch (item.kind) {
-      case 'raw': return passageAround(this.textOf(item), terms, HIT_TEXT_MAX);
+      case 'raw': {
+        const text = this.textOf(item);
+        texts?.set(item.id, text);
+        return passageAround(text, terms, HIT_TEXT_MAX);
+      }
       case 'note': return clip(item.summary ?? item.text ?? '', HIT_TEXT_MAX);
       default: return clip(item.text ?? '', HIT_TEXT_MAX);
     }
