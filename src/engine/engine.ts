@@ -69,6 +69,8 @@ export interface EngineStatus {
   openReport: OpenReport;
 }
 
+export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
+
 export interface RememberInput {
   text: string;
   project?: string;
@@ -435,8 +437,27 @@ export class MemoryEngine extends Disposable {
     return this.quarantine.history();
   }
 
+  /**
+   * The cheap part of the card — no scans of facts, summaries or the raw record — for surfaces that
+   * refresh after every write burst (the status bar).
+   */
+  headline(): EngineHeadline {
+    const s = this.settingsValue;
+    const rss = process.memoryUsage().rss;
+    return {
+      enabled: s.enabled,
+      items: this.store.items.count(),
+      embedder: {
+        id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
+        vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
+      },
+      health: { rssBytes: rss, level: rss >= s.healthCritBytes ? 'critical' : rss >= s.healthWarnBytes ? 'warn' : 'ok' },
+    };
+  }
+
   status(): EngineStatus {
     const s = this.settingsValue;
+    const head = this.headline();
     const counts = this.store.items.countByKind();
     const now = this.clock.now();
     let recallSummaries = 0, recallFacts = 0, vecSummaries = 0, vecFacts = 0;
@@ -448,16 +469,12 @@ export class MemoryEngine extends Disposable {
     const counters = this.store.counters.all();
     const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
     const blobs = this.store.rawBlobs.stats();
-    const rss = process.memoryUsage().rss;
     const st = this.store.stats();
     return {
       enabled: s.enabled,
       storeDir: this.store.dir,
       vaultDir: this.vaultDir,
-      embedder: {
-        id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
-        vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
-      },
+      embedder: head.embedder,
       items: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v ?? 0])),
       recallable: { summaries: recallSummaries, facts: recallFacts },
       vectors: {
@@ -474,7 +491,7 @@ export class MemoryEngine extends Disposable {
       switches: { captureToolResults: s.l0CaptureToolResults, captureThinking: s.l0CaptureThinking, includeSecrets: s.recallIncludeSecrets },
       recallBudgetChars: s.indexBudgetChars,
       store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes },
-      health: { rssBytes: rss, level: rss >= s.healthCritBytes ? 'critical' : rss >= s.healthWarnBytes ? 'warn' : 'ok' },
+      health: head.health,
       openReport: this.store.openReport,
     };
   }

@@ -1,7 +1,7 @@
 // The status bar item (R-UI-7): memory on/off, item count and headroom level, with a tooltip.
 // Click opens the dashboard (Show Status stays in the palette). Counts only, no memory text.
 import * as vscode from 'vscode';
-import type { MemoryEngine } from '../engine/engine';
+import type { EngineHeadline, MemoryEngine } from '../engine/engine';
 import type { Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
 import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
@@ -13,21 +13,12 @@ const UPDATE_DEBOUNCE_MS = 500;
 
 export type HealthLevel = 'ok' | 'warn' | 'critical';
 
-/** Headroom level from the engine card; 'ok' if the card cannot be read (logged). */
-export function healthOf(engine: MemoryEngine, logger: Logger): HealthLevel {
+/** The engine's cheap headline (counts, headroom, embedder); undefined if it cannot be read (logged). */
+function headlineOf(engine: MemoryEngine, logger: Logger): EngineHeadline | undefined {
   try {
-    return engine.status().health.level;
+    return engine.headline();
   } catch (e) {
-    logger.warn('status_bar.health_unavailable', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
-    return 'ok';
-  }
-}
-
-/** The embedder in use and why, for the tooltip; undefined if the card cannot be read. */
-function embedderLine(engine: MemoryEngine): string | undefined {
-  try {
-    return describeEmbedder(engine.status().embedder);
-  } catch {
+    logger.warn('status_bar.headline_unavailable', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
     return undefined;
   }
 }
@@ -73,11 +64,12 @@ export class MemoryStatusBar implements vscode.Disposable {
       this.item.text = '$(sync~spin) Memory';
       tip.appendMarkdown('Memory is starting…');
     } else {
-      const items = s.engine.store.items.count();
-      const health = healthOf(s.engine, this.logger);
+      const head = headlineOf(s.engine, this.logger);
+      const items = head?.items ?? 0;
+      const health: HealthLevel = head?.health.level ?? 'ok';
       this.item.text = on ? `$(database) Memory: ${items}` : '$(database) Memory: off';
       tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHeadroom: ${health}  \n`);
-      const embedder = embedderLine(s.engine);
+      const embedder = head ? describeEmbedder(head.embedder) : undefined;
       if (embedder) tip.appendMarkdown(`Embedder: ${embedder}  \n`);
       tip.appendMarkdown('Click to open the dashboard.');
       if (health === 'warn') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
