@@ -1,6 +1,8 @@
 // Benchmark harness: runs a measured function with warm-up and repetitions and reports
 // median/p95 in milliseconds. A baseline (when given) runs in the same process, interleaved
 // with the subject, so results are ratios that hold on a noisy machine.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 export interface Timing {
@@ -86,3 +88,21 @@ export interface BenchContext {
 }
 
 export type BenchFn = (ctx: BenchContext) => Promise<Record<string, unknown>>;
+
+/** p50 / p95 / max of raw millisecond samples (for latencies collected inside a benchmark's own loop). */
+export function quantiles(ms: number[]): { n: number; p50: number; p95: number; max: number } {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50: round(percentile(s, 50), 2), p95: round(percentile(s, 95), 2), max: round(s[s.length - 1] ?? NaN, 2) };
+}
+
+/** `--data FILE`, else `../shared/bench-data/locomo-dev.json` beside the checkout, found from wherever this was built to. */
+export function locomoDataFile(args: Record<string, string | boolean>): string {
+  if (typeof args.data === 'string') return args.data;
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, '..', 'shared', 'bench-data', 'locomo-dev.json');
+    if (existsSync(candidate)) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('LoCoMo data not found: pass --data FILE');
+}

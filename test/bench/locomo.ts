@@ -2,7 +2,7 @@
 // session's date through the engine's write API, each LoCoMo conversation as its own project; each
 // question is asked from that project and we count how often the evidence turns are in the top k.
 // Baselines in the same process: plain BM25 (lunr, one index per conversation) and vector-only.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import lunr from 'lunr';
@@ -13,7 +13,7 @@ import { FixedClock, nullLogger } from '../../src/engine/host';
 import { queryTerms } from '../../src/engine/recall/keywordIndex';
 import { performance } from 'node:perf_hooks';
 import type { BenchContext } from './harness';
-import { percentile, round } from './harness';
+import { locomoDataFile, quantiles, round } from './harness';
 
 interface Turn { dia_id: string; speaker: string; text: string }
 interface Session { id: number | string; date_time: string; turns: Turn[] }
@@ -67,7 +67,7 @@ function report(t: Tally): Record<string, Record<string, number>> {
 }
 
 export async function benchLocomo(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const file = typeof ctx.args.data === 'string' ? ctx.args.data : defaultDataFile();
+  const file = locomoDataFile(ctx.args);
   const data = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
   const engineT = newTally(), bm25T = newTally(), vectorT = newTally();
   const started = Date.now();
@@ -139,7 +139,7 @@ export async function benchLocomo(ctx: BenchContext): Promise<Record<string, unk
   return {
     data: path.basename(file), questions, turns, seconds: round((Date.now() - started) / 1000, 1), embedder: 'hash',
     kinds: kinds.join(','),
-    searchMs: latencyOf(latencies),
+    searchMs: quantiles(latencies),
     engine: engineR, bm25: bm25R, vector: report(vectorT), engineAllKinds: report(allKindsT),
     delta: { 'any@5': round(engineR.overall!['any@5']! - bm25R.overall!['any@5']!, 1) },
   };
@@ -164,22 +164,7 @@ async function vectorOnly(engine: MemoryEngine, question: string, project: strin
   return cands.filter((c) => c.vectorScore > 0).sort((a, b) => b.vectorScore - a.vectorScore).map((c) => c.id);
 }
 
-/** `../shared/bench-data/locomo-dev.json` beside the checkout, found from wherever this file was built to. */
-function defaultDataFile(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, '..', 'shared', 'bench-data', 'locomo-dev.json');
-    if (existsSync(candidate)) return candidate;
-    dir = path.dirname(dir);
-  }
-  throw new Error('LoCoMo data not found: pass --data FILE');
-}
 
-/** Per-question engine.search latency in ms (wall clock, one process, warm after the first sample). */
-function latencyOf(ms: number[]): { p50: number; p95: number; max: number } {
-  const s = [...ms].sort((a, b) => a - b);
-  return { p50: round(percentile(s, 50), 2), p95: round(percentile(s, 95), 2), max: round(s[s.length - 1] ?? 0, 2) };
-}
 
 function dedupe(xs: string[]): string[] {
   return [...new Set(xs)];

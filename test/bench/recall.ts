@@ -4,14 +4,14 @@
 // Activation is also measured in a fresh process (the bench re-runs itself with MEMORY_BENCH_REOPEN=dir),
 // so its RSS holds nothing of the filling engine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
-import { measure, round, rssMb, type BenchContext } from './harness';
+import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harness';
 
 interface Sample { sessions: { turns: { speaker: string; text: string }[] }[]; qa: { question: string }[] }
 
@@ -26,15 +26,6 @@ function corpus(file: string): { texts: string[]; questions: string[] } {
   return { texts, questions };
 }
 
-function findData(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    const c = path.join(dir, '..', 'shared', 'bench-data', 'locomo-dev.json');
-    if (existsSync(c)) return c;
-    dir = path.dirname(dir);
-  }
-  throw new Error('LoCoMo data not found: pass --data FILE');
-}
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
@@ -103,7 +94,7 @@ function freshProcessReopen(storeRoot: string, n: number): Record<string, unknow
 }
 
 export async function benchRecall(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const file = typeof ctx.args.data === 'string' ? ctx.args.data : findData();
+  const file = locomoDataFile(ctx.args);
   const reopen = process.env.MEMORY_BENCH_REOPEN;
   if (reopen) return reopenOnly(reopen, typeof ctx.args.items === 'string' ? Number(ctx.args.items) : 100_000, corpus(file).questions);
   const sizes = typeof ctx.args.items === 'string' ? [Number(ctx.args.items)] : ctx.args.quick ? [10_000] : [10_000, 100_000];

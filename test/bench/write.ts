@@ -3,7 +3,7 @@
 // engine computes ~50 ms after a write), the raw record's compression ratio on LoCoMo text (target ≥ 2.5×,
 // with per-message and per-session codec baselines), and derivation throughput (messages/s per flush).
 // Real engine on a temp folder, hash embedder (the e5 model's embedding time is the recall bench's business).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,13 +12,13 @@ import { FixedClock, nullLogger } from '../../src/engine/host';
 import { compressBatch, compressRaw } from '../../src/engine/write/rawCodec';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import type { BenchContext } from './harness';
-import { percentile, round } from './harness';
+import { locomoDataFile, quantiles, round } from './harness';
 import { parseLocomoDate } from './locomo';
 
 interface Sample { sample_id: string; speaker_a: string; sessions: { id: number | string; date_time: string; turns: { speaker: string; text: string }[] }[] }
 
 export async function benchWrite(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const file = typeof ctx.args.data === 'string' ? ctx.args.data : defaultDataFile();
+  const file = locomoDataFile(ctx.args);
   const samples = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
   const quick = !!ctx.args.quick;
   const out: Record<string, unknown> = { data: path.basename(file), embedder: 'hash' };
@@ -37,7 +37,7 @@ export async function benchWrite(ctx: BenchContext): Promise<Record<string, unkn
       }
       if (quick && n >= 100) break;
     }
-    out.ackMs = timing(ack);
+    out.ackMs = quantiles(ack);
     ctx.log(`ack: ${ack.length} turns, p95 ${out.ackMs && (out.ackMs as { p95: number }).p95} ms`);
     await engine.flush();
     await engine.index.embedPending();
@@ -65,7 +65,7 @@ export async function benchWrite(ctx: BenchContext): Promise<Record<string, unkn
         await new Promise((res) => setTimeout(res, 1));
       }
     }
-    out.searchableMs = { keyword: timing(keyword), vector: timing(vector), probes, skipped };
+    out.searchableMs = { keyword: quantiles(keyword), vector: quantiles(vector), probes, skipped };
   });
 
   // 3 + 4: every LoCoMo sample, one conversation per session, flushed as a session end would.
@@ -118,17 +118,4 @@ async function withEngine(fn: (engine: MemoryEngine) => Promise<void>): Promise<
   }
 }
 
-function timing(ms: number[]): { n: number; p50: number; p95: number; max: number } {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: round(percentile(s, 50), 2), p95: round(percentile(s, 95), 2), max: round(s[s.length - 1] ?? NaN, 2) };
-}
 
-function defaultDataFile(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, '..', 'shared', 'bench-data', 'locomo-dev.json');
-    if (existsSync(candidate)) return candidate;
-    dir = path.dirname(dir);
-  }
-  throw new Error('LoCoMo data not found: pass --data FILE');
-}
