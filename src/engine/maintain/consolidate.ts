@@ -4,9 +4,7 @@
 // and the poison gate. Invariants: without a model nothing is promoted and nothing about those items changes; a
 // gate hit writes nothing and leaves the item for a later run; memory text reaches a remote model only masked;
 // a second run right after the first moves nothing; logs carry counts and ids, never memory text.
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { BackgroundMessage, BackgroundModel } from '../model/backgroundModel';
@@ -14,7 +12,7 @@ import type { Item } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import { inScope, type ItemKind, type NoteKind } from '../types';
 import { appendHistory } from '../vault/noteParser';
-import { writeNote } from '../vault/noteWriter';
+import { replaceNoteFile, writeNote } from '../vault/noteWriter';
 import type { VaultIndex } from '../vault/vaultIndex';
 import { VAULT_DIRS, isHiddenRelPath, localDay, noteFileSlug, projectDir, projectTypeDir, resolveInVault } from '../vault/vaultLayout';
 import { normalizeSummary, parseCaptureResponse, REINFORCE_SIMILARITY, type CandidateNote } from '../write/capture';
@@ -342,13 +340,7 @@ async function reinforce(deps: ConsolidationDeps, note: Item, maskedSummary: str
   const day = localDay(deps.clock.now(), deps.clock.timeZone());
   const same = normalizeSummary(note.summary ?? '') === normalizeSummary(maskedSummary);
   const next = appendHistory(content, day, same ? 'seen again (consolidation)' : `seen again (consolidation): ${maskedSummary}`);
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
-  await fsp.writeFile(tmp, next, { encoding: 'utf8', flag: 'wx' });
-  try {
-    await fsp.rename(tmp, abs);
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
+  await replaceNoteFile(abs, next);
   await deps.vault.syncFile(rel);
   const cur = deps.store.items.get(note.id);
   if (cur) {

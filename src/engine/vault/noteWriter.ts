@@ -51,6 +51,20 @@ function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/**
+ * Replaces an existing note's text in place: same-folder temp file + rename, so a reader (the watcher,
+ * the user's editor) never sees half a note. For rewrites of a known note (`## History` bullets).
+ */
+export async function replaceNoteFile(abs: string, text: string): Promise<void> {
+  const tmp = tempPathFor(abs);
+  await fs.promises.writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
+  try {
+    await fs.promises.rename(tmp, abs);
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+}
+
 /** Links `src` to `dst` only if `dst` does not exist (atomic create). Falls back to check+rename. */
 async function placeNoClobber(src: string, dst: string): Promise<boolean> {
   try {

@@ -21,9 +21,7 @@
 //  - A model answer of `{"notes": []}` is outcome `extracted` with no kinds.
 //  - The capture-call count is reserved before the call (a failed call still counts), so concurrent
 //    captures of one conversation can never exceed `maxPerConversation`.
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { MemoryEngine } from '../engine';
 import type { Clock, Logger } from '../host';
@@ -34,7 +32,7 @@ import type { Store } from '../store/store';
 import type { EngineSettings } from '../settings';
 import { NOTE_KINDS, inScope, trustRank, type EntryPath, type NoteKind, type Trust } from '../types';
 import { MAX_SUMMARY_CHARS, appendHistory, normalizeTag } from '../vault/noteParser';
-import { writeNote } from '../vault/noteWriter';
+import { replaceNoteFile, writeNote } from '../vault/noteWriter';
 import type { VaultIndex } from '../vault/vaultIndex';
 import { VAULT_DIRS, isHiddenRelPath, localDay, noteFileSlug, projectDir, resolveInVault } from '../vault/vaultLayout';
 import { maskOrWithhold } from './mask';
@@ -430,14 +428,7 @@ class CaptureRun {
     const bullet = maskOrWithhold(line);
     if (!bullet.ok) throw new MemoryError('E_REFUSED', 'secret scan failed; note withheld');
     const next = appendHistory(content, day, bullet.text);
-    // Same-folder temp file + rename: a reader (the watcher, the user's editor) never sees half a note.
-    const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
-    await fsp.writeFile(tmp, next, { encoding: 'utf8', flag: 'wx' });
-    try {
-      await fsp.rename(tmp, abs);
-    } finally {
-      await fsp.rm(tmp, { force: true });
-    }
+    await replaceNoteFile(abs, next);
     await deps.vault.syncFile(rel);
     const now = deps.clock.now();
     const cur = deps.store.items.get(item.id);
