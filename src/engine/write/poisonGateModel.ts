@@ -96,16 +96,6 @@ export function encodeGateModel(m: Omit<GateModel, 'sha256'>): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // Features
 
-/** FNV-1a over UTF-16 code units: fast, integer-only, identical on every platform. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 // Cue classes over folded words (lower case, no diacritics), five languages. A word maps to its class
 // when it equals an entry or starts with an entry ending in '*'.
 const CUES: Record<string, string> = {
@@ -175,65 +165,115 @@ export function tokens(view: string): string[] {
 
 const SENT_END = new Set(['.', '!', '?', '\n', ':']);
 
+// Integer feature hashing: a feature is (kind, string) hashed with FNV-1a seeded by its kind, or a mix of
+// two such hashes (bigrams, class pairs) — no feature strings are built on the hot path.
+function hashStr(seed: number, s: string, from = 0, to = s.length): number {
+  let h = Math.imul(0x811c9dc5 ^ seed, 0x01000193);
+  for (let i = from; i < to; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
+function mix(a: number, b: number, kind: number): number {
+  let h = Math.imul(a ^ Math.imul(kind, 0x9e3779b1), 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+// Per-window dedup table (one per bucket count; the gate is synchronous, so one table is enough).
+let seen: Uint32Array | null = null;
+let generation = 0;
+
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13;
+const BOS = hashStr(0, '\u0002bos');
+const classHash = new Map<string, number>();
+const hashOfClass = (c: string) => {
+  let h = classHash.get(c);
+  if (h === undefined) { h = hashStr(K_CLASS, c); classHash.set(c, h); }
+  return h;
+};
+
 /**
- * The hashed feature ids of one window of tokens (deduplicated; binary features). `push` receives each
- * bucket id (signed hashing: the sign rides in bit 31 of the returned id, see bucketSign).
+ * The hashed feature ids of one window of tokens, binary: a bucket counts once per window (deduplicated
+ * with a generation-stamped table instead of a Set). Each id keeps the bucket in its low bits and the
+ * sign of signed hashing in bit 31 (see bucketSign).
  */
-function windowFeatures(toks: string[], from: number, to: number, mask: number, out: Set<number>): void {
-  const add = (f: string) => { out.add(fnv1a(f) & (mask | 0x80000000)); };
-  let prev = '\u0002bos';
+function windowFeatures(toks: string[], from: number, to: number, mask: number, out: number[]): void {
+  const keep = mask | 0x80000000;
+  if (!seen || seen.length !== mask + 1) seen = new Uint32Array(mask + 1);
+  const stamp = seen;
+  generation = (generation + 1) >>> 0;
+  if (generation === 0) { stamp.fill(0); generation = 1; }
+  const gen = generation;
+  const add = (h: number) => {
+    const b = h & mask;
+    if (stamp[b] !== gen) { stamp[b] = gen; out.push(h & keep); }
+  };
+  let prev = BOS;
   let startOfSentence = true;
-  const classes: Array<[number, string]> = [];
+  let sentence = 0;
+  const classes: Array<[number, number, string]> = [];
   for (let i = from; i < to; i++) {
     const t = toks[i];
     if (t.length === 1 && SENT_END.has(t)) {
-      add('p' + t);
-      if (t !== ':') startOfSentence = true;
-      else add('c:' + prev);
-      prev = t;
+      add(hashStr(K_PUNCT, t));
+      if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
+      else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
+      prev = hashStr(K_WORD, t);
       continue;
     }
-    add('w' + t);
-    add('b' + prev + ' ' + t);
-    if (startOfSentence) add('s' + t);
+    const hw = hashStr(K_WORD, t);
+    add(hw);
+    add(mix(prev, hw, K_BIGRAM));
+    const marker = t.charCodeAt(0) === 1;
+    const cls = marker ? t.slice(1).toUpperCase() : cueOf(t);
+    const hc = cls ? hashOfClass(cls) : 0;
+    if (startOfSentence) {
+      // A sentence's first word (the imperative slot), and its class; a later sentence opening with a
+      // command after a benign first one is the "question + injected instruction" shape.
+      add(mix(hw, 0, K_START));
+      if (cls) add(mix(hc, 0, K_START_CLASS));
+      if (sentence > 0) add(mix(cls ? hc : hw, 0, K_LATER_START));
+    }
     startOfSentence = false;
-    const cls = t.charCodeAt(0) === 1 ? t.slice(1).toUpperCase() : cueOf(t);
     if (cls) {
-      add('k' + cls);
-      classes.push([i, cls]);
+      add(hc);
+      classes.push([i, hc, cls]);
     }
     // Character 3- and 4-grams inside the word (with boundary marks): morphology across languages and
     // obfuscation the folding did not undo.
-    if (t.length >= 3 && t.charCodeAt(0) !== 1) {
+    if (t.length >= 3 && !marker) {
       const w = '^' + t + '$';
       for (let j = 0; j + 3 <= w.length; j++) {
-        add('3' + w.substr(j, 3));
-        if (j + 4 <= w.length) add('4' + w.substr(j, 4));
+        add(hashStr(K_C3, w, j, j + 3));
+        if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
       }
     }
-    prev = t;
+    prev = hw;
   }
   // Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence.
   for (let a = 0; a < classes.length; a++) {
     for (let b = a + 1; b < classes.length; b++) {
-      const [ia, ca] = classes[a];
-      const [ib, cb] = classes[b];
+      const [ia, ha, ca] = classes[a];
+      const [ib, hb, cb] = classes[b];
       if (ca === cb) continue;
-      if (ib - ia <= 4) add('n' + ca + '>' + cb);
-      add('o' + (ca < cb ? ca + '&' + cb : cb + '&' + ca));
+      if (ib - ia <= 4) add(mix(ha, hb, K_NEAR));
+      add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO));
     }
   }
-  add('\u0002bias');
+  add(hashStr(K_BIAS, ''));
 }
 
 /** Views → windows → feature sets. Views are gateViews' output (joined by "\n\0\n"). */
-export function featureSets(views: string, bits: number): Set<number>[] {
+export function featureSets(views: string, bits: number): number[][] {
   const mask = 2 ** bits - 1;
-  const sets: Set<number>[] = [];
+  const sets: number[][] = [];
   for (const view of views.split('\n\u0000\n')) {
     const toks = tokens(view);
     if (toks.length <= WINDOW_TOKENS) {
-      const s = new Set<number>();
+      const s: number[] = [];
       windowFeatures(toks, 0, toks.length, mask, s);
       sets.push(s);
       continue;
@@ -241,7 +281,7 @@ export function featureSets(views: string, bits: number): Set<number>[] {
     const step = WINDOW_TOKENS / 2;
     for (let from = 0; from < toks.length; from += step) {
       const to = Math.min(toks.length, from + WINDOW_TOKENS);
-      const s = new Set<number>();
+      const s: number[] = [];
       windowFeatures(toks, from, to, mask, s);
       sets.push(s);
       if (to === toks.length) break;
@@ -256,10 +296,13 @@ export function bucketSign(f: number): number {
 }
 
 /** Logit of one feature set under real-valued weights (trainer) or int8 weights × scale (runtime). */
-export function windowLogit(set: Set<number>, weights: ArrayLike<number>, scale: number, bias: number, mask: number): number {
+export function windowLogit(set: number[], weights: ArrayLike<number>, scale: number, bias: number, mask: number): number {
   let z = 0;
-  for (const f of set) z += bucketSign(f) * weights[f & mask];
-  return bias + (scale * z) / Math.sqrt(set.size);
+  for (let i = 0; i < set.length; i++) {
+    const f = set[i];
+    z += f & 0x80000000 ? -weights[f & mask] : weights[f & mask];
+  }
+  return bias + (scale * z) / Math.sqrt(set.length);
 }
 
 /** The highest window logit of a text's views (the learned stage's score). */
