@@ -471,18 +471,25 @@ export function createGate(model: GateModel | null): GateFn {
   };
 }
 
-// The shipped model, loaded once on first use. A corrupt or missing table leaves the rules in charge.
-let shipped: { model: GateModel | null; error: string | null; gate: GateFn } | undefined;
+/**
+ * A gate from a weights file given as base64 (the shipped form) or bytes. A corrupt or missing table
+ * leaves the rules in charge: `error` says why (no text is logged), `model` is null.
+ */
+export function gateFromWeights(weights: string | Uint8Array): { gate: GateFn; model: GateModel | null; error: string | null } {
+  try {
+    const bytes = typeof weights === 'string' ? Buffer.from(weights, 'base64') : weights;
+    const model = loadGateModel(bytes);
+    return { gate: createGate(model), model, error: null };
+  } catch (e) {
+    return { gate: createGate(null), model: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+// The shipped model, loaded once on first use.
+let shipped: ReturnType<typeof gateFromWeights> | undefined;
 
 function shippedGate(): GateFn {
-  if (!shipped) {
-    try {
-      const model = loadGateModel(Buffer.from(GATE_WEIGHTS_B64, 'base64'));
-      shipped = { model, error: null, gate: createGate(model) };
-    } catch (e) {
-      shipped = { model: null, error: e instanceof Error ? e.message : String(e), gate: createGate(null) };
-    }
-  }
+  if (!shipped) shipped = gateFromWeights(GATE_WEIGHTS_B64);
   return shipped.gate;
 }
 
