@@ -1,6 +1,7 @@
 // The named benchmarks `vscode-memory bench NAME` / `npm run bench -- NAME` can run.
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
+import { benchGate } from './gate';
 import { benchLocomo } from './locomo';
 import { benchRecall } from './recall';
 import { benchStore } from './store';
@@ -40,6 +41,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'recordTurn ack p50/p95, write → searchable (keyword, vector), raw-record ratio on LoCoMo, flush throughput',
     default: true,
     run: benchWrite,
+  },
+  gate: {
+    summary: 'poison gate before/after (rules vs rules + learned stage): P/R/flag rate per language and family on deepset (cross-validated), own held-out, LoCoMo turns; texts/s',
+    default: false,
+    run: benchGate,
   },
   harness: {
     summary: 'self-check of the harness: a tight loop against a baseline run in the same process',

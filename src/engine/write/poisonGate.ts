@@ -27,8 +27,17 @@
 //    reset --hard, kubectl delete namespace …) are untrusted only when asked for, not when described.
 //  - Exfiltration needs verb → sensitive object (memory, vault, passwords, .env, conversation …) → URL/email:
 //    "send the invoice to billing@…" passes.
+//
+// Two stages (issue #14): the rules below are the high-precision first stage and name their detector;
+// a text they pass goes to the learned second stage (poisonGateModel.ts: a logistic classifier over
+// hashed n-grams of the same folded views, weights in poisonGateWeights.ts, reproduced by
+// `npm run train:gate`), whose hits are named `classifier`. The classifier's thresholds are calibrated
+// on out-of-fold benign texts: a score above `untrustedAt` lowers trust, above `rejectAt` quarantines.
+// If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { SummaryMessage, summarize } from './derive';
+import { GateModel, loadGateModel, modelLogit } from './poisonGateModel';
+import { GATE_WEIGHTS_B64 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
 
@@ -44,7 +53,9 @@ export type GateDetector =
   | 'tool_request'
   | 'destructive_command'
   | 'forget_all'
-  | 'exfiltration';
+  | 'exfiltration'
+  /** The learned second stage (poisonGateModel.ts). */
+  | 'classifier';
 
 export interface GateResult {
   verdict: GateVerdict;
@@ -425,10 +436,13 @@ const DETECTORS: Detector[] = [
   },
 ];
 
-/** R-WRITE-5 verdict for one text. Reject detectors are checked before untrusted ones. */
-export function gate(text: string): GateResult {
+/** The rules stage alone (stage 1): reject detectors are checked before untrusted ones. */
+export function gateRules(text: string): GateResult {
   if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
-  const views = gateViews(text);
+  return rulesOnViews(gateViews(text));
+}
+
+function rulesOnViews(views: string): GateResult {
   let untrusted: GateDetector | null = null;
   for (const d of DETECTORS) {
     if (untrusted && d.verdict === 'untrusted') continue;
@@ -438,6 +452,56 @@ export function gate(text: string): GateResult {
     }
   }
   return untrusted ? { verdict: 'untrusted', detector: untrusted } : { verdict: 'pass', detector: null };
+}
+
+/**
+ * A gate with the given learned stage (null = rules only). The rules decide first; a text they pass is
+ * scored by the model: `reject` at or above its reject threshold, `untrusted` at or above its untrusted one.
+ */
+export function createGate(model: GateModel | null): GateFn {
+  return (text: string): GateResult => {
+    if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+    const views = gateViews(text);
+    const ruled = rulesOnViews(views);
+    if (ruled.verdict !== 'pass' || !model) return ruled;
+    const z = modelLogit(model, views);
+    if (z >= model.rejectAt) return { verdict: 'reject', detector: 'classifier' };
+    if (z >= model.untrustedAt) return { verdict: 'untrusted', detector: 'classifier' };
+    return ruled;
+  };
+}
+
+/**
+ * A gate from a weights file given as base64 (the shipped form) or bytes. A corrupt or missing table
+ * leaves the rules in charge: `error` says why (no text is logged), `model` is null.
+ */
+export function gateFromWeights(weights: string | Uint8Array): { gate: GateFn; model: GateModel | null; error: string | null } {
+  try {
+    const bytes = typeof weights === 'string' ? Buffer.from(weights, 'base64') : weights;
+    const model = loadGateModel(bytes);
+    return { gate: createGate(model), model, error: null };
+  } catch (e) {
+    return { gate: createGate(null), model: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+// The shipped model, loaded once on first use.
+let shipped: ReturnType<typeof gateFromWeights> | undefined;
+
+function shippedGate(): GateFn {
+  if (!shipped) shipped = gateFromWeights(GATE_WEIGHTS_B64);
+  return shipped.gate;
+}
+
+/** Whether the learned stage is active (for status/doctor output): its table hash, or why it is off. */
+export function gateModelStatus(): { active: boolean; sha256: string | null; error: string | null } {
+  shippedGate();
+  return { active: !!shipped?.model, sha256: shipped?.model?.sha256 ?? null, error: shipped?.error ?? null };
+}
+
+/** R-WRITE-5 verdict for one text: the rules, then the shipped learned stage. */
+export function gate(text: string): GateResult {
+  return shippedGate()(text);
 }
 
 function matches(d: Detector, views: string): boolean {

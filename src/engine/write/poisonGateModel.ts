@@ -1,0 +1,317 @@
+// Learned second stage of the poison gate (SPEC R-WRITE-5, issue #14): a logistic classifier over hashed
+// word, word-bigram, character n-gram and cue-class features of the gate's folded views (homoglyphs,
+// spacing, l33t and base64 already undone by gateViews). Pure, synchronous and deterministic: the same
+// text and weights give the same score on every machine (integer hashing, int8 weights, one float sum).
+//
+// Why a linear model over hashed n-grams: it runs in-process at tens of thousands of short texts per
+// second, ships as a 64 KiB weights table inside the bundle (no download, no native runtime), and is
+// reproducible bit for bit from `npm run train:gate` (fixed data, fixed seed, integer quantisation).
+// Why cue classes: the deepset and own corpora are small; mapping "ignore/ignoriere/ignora/ignorez",
+// "instructions/Anweisungen/utasítás/consignes" … onto one class each lets a family learnt in one
+// language carry to the others, and class bigrams ("DISREGARD … INSTR") capture the verb × object
+// structure of an instruction to the assistant without listing sentences.
+// Long texts are scored per window (WINDOW_TOKENS tokens, half-overlapping) and the highest window wins,
+// so a payload hidden after pages of benign filler is not diluted by them.
+//
+// Weights file format (little-endian), base64 in poisonGateWeights.ts:
+//   0  magic "PGW1" | 4 u32 version | 8 u32 log2(buckets) | 12 f32 bias | 16 f32 scale
+//   20 f32 untrusted threshold (logit) | 24 f32 reject threshold (logit) | 28 u32 reserved
+//   32 32-byte SHA-256 of the int8 table | 64 int8[buckets]
+import { createHash } from 'node:crypto';
+
+export const WEIGHTS_MAGIC = 'PGW1';
+export const WEIGHTS_VERSION = 1;
+const HEADER_BYTES = 64;
+/** Tokens per scored window; windows overlap by half. */
+export const WINDOW_TOKENS = 64;
+
+export class GateModelError extends Error {
+  constructor(message: string) {
+    super(`poison gate model: ${message}`);
+    this.name = 'GateModelError';
+  }
+}
+
+export interface GateModel {
+  bits: number;
+  bias: number;
+  scale: number;
+  /** Logit at or above which a text is `untrusted`. */
+  untrustedAt: number;
+  /** Logit at or above which a text is `reject`ed. */
+  rejectAt: number;
+  weights: Int8Array;
+  /** SHA-256 (hex) of the int8 table, as recorded in the header and verified on load. */
+  sha256: string;
+}
+
+/** Parses and verifies a weights file; throws GateModelError naming what is wrong. */
+export function loadGateModel(bytes: Uint8Array): GateModel {
+  if (!(bytes instanceof Uint8Array)) throw new GateModelError('weights are not bytes');
+  if (bytes.length < HEADER_BYTES) throw new GateModelError(`weights file too short (${bytes.length} bytes, header needs ${HEADER_BYTES})`);
+  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  if (magic !== WEIGHTS_MAGIC) throw new GateModelError(`not a weights file (magic ${JSON.stringify(magic)}, expected ${WEIGHTS_MAGIC})`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = dv.getUint32(4, true);
+  if (version !== WEIGHTS_VERSION) throw new GateModelError(`unsupported weights version ${version} (this build reads ${WEIGHTS_VERSION})`);
+  const bits = dv.getUint32(8, true);
+  if (bits < 8 || bits > 24) throw new GateModelError(`bucket bits ${bits} out of range 8–24`);
+  const n = 2 ** bits;
+  if (bytes.length !== HEADER_BYTES + n) throw new GateModelError(`weights file is ${bytes.length} bytes, expected ${HEADER_BYTES + n} for 2^${bits} buckets (truncated or padded)`);
+  const bias = dv.getFloat32(12, true);
+  const scale = dv.getFloat32(16, true);
+  const untrustedAt = dv.getFloat32(20, true);
+  const rejectAt = dv.getFloat32(24, true);
+  for (const [name, v] of [['bias', bias], ['scale', scale], ['untrusted threshold', untrustedAt], ['reject threshold', rejectAt]] as const) {
+    if (!Number.isFinite(v)) throw new GateModelError(`${name} is not a finite number`);
+  }
+  if (!(scale > 0)) throw new GateModelError('scale must be positive');
+  if (!(rejectAt >= untrustedAt)) throw new GateModelError('reject threshold is below the untrusted threshold');
+  const table = bytes.subarray(HEADER_BYTES);
+  const want = Buffer.from(bytes.subarray(32, 64)).toString('hex');
+  const got = createHash('sha256').update(table).digest('hex');
+  if (want !== got) throw new GateModelError(`weights checksum mismatch (header ${want.slice(0, 12)}…, table ${got.slice(0, 12)}…): the file is corrupt`);
+  const weights = new Int8Array(table.buffer.slice(table.byteOffset, table.byteOffset + table.byteLength));
+  return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got };
+}
+
+/** Serialises a model (the trainer's output) to the weights file format. */
+export function encodeGateModel(m: Omit<GateModel, 'sha256'>): Uint8Array {
+  const n = 2 ** m.bits;
+  if (m.weights.length !== n) throw new GateModelError(`table has ${m.weights.length} entries, expected ${n}`);
+  const out = new Uint8Array(HEADER_BYTES + n);
+  const dv = new DataView(out.buffer);
+  for (let i = 0; i < 4; i++) out[i] = WEIGHTS_MAGIC.charCodeAt(i);
+  dv.setUint32(4, WEIGHTS_VERSION, true);
+  dv.setUint32(8, m.bits, true);
+  dv.setFloat32(12, m.bias, true);
+  dv.setFloat32(16, m.scale, true);
+  dv.setFloat32(20, m.untrustedAt, true);
+  dv.setFloat32(24, m.rejectAt, true);
+  out.set(new Uint8Array(m.weights.buffer, m.weights.byteOffset, n), HEADER_BYTES);
+  out.set(createHash('sha256').update(out.subarray(HEADER_BYTES)).digest(), 32);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Features
+
+// Cue classes over folded words (lower case, no diacritics), five languages. A word maps to its class
+// when it equals an entry or starts with an entry ending in '*'.
+const CUES: Record<string, string> = {
+  YOU: 'you your yours yourself you\'re you\'ll u du dich dir dein* ihr euch euer* sie te ti tu tus tuyo* usted ustedes eres seras vous votre vos ton ta tes toi teged neked tied veled magad',
+  AI: 'ai ki ia mi llm llms gpt* chatgpt* chatbot* bot assistant* assistent* asistente* asszisztens* model modell* modelo* modele* agent agents agente* agens* copilot claude gemini sprachmodell* nyelvi nyelvmodell* language',
+  INSTR: 'instruction* prompt* rule rules directive* guideline* guardrail* guidance programming polic* restriction* constraint* configuration orders anweisung* instruktion* regel* vorgabe* richtlinie* befehl* utasitas* szabaly* iranyelv* eloiras* instruccion* indicacion* pauta* regla* directriz* directrices norma* consigne* regle* restriccion* systemprompt* rendszerprompt*',
+  DISREGARD: 'ignore* disregard* forget* forgot override* overwrite bypass* circumvent* discard* dismiss* disobey* abandon* ignorier* missacht* vergiss* vergesst vergessen verwirf uberschreib* umgeh* hagyd felejtsd* felejts dobd vesd ignora* olvida* olvide* omite* descarta* desobedece* anula* sobrescribe* oublie* ignorez outrepasse* contourne* annule* ecarte* neglige* skip',
+  PRIOR: 'previous prior earlier above preceding former original initial old all every any vorherig* bisherig* fruher* obig* ursprunglich* alle* samtlich* korabbi* elozo* fenti eddigi eredeti osszes minden anterior* previa* previo* inicial* original* toda* todo* precedent* anterieur* initial* tous toutes',
+  SYSTEM: 'system systeme sistema rendszer* developer entwickler* fejleszto* desarrollador* developpeur* admin administrator* root sudo operator betreiber* jailbreak* jailbroken dan override modus mode modo mod',
+  REVEAL: 'reveal* print* show* output* dump* leak* display* recite* repeat* tell say write spell reproduce disclose* expose* zeig* gib verrat* schreib* sag* nenn* ausgeb* mutasd* ird* mondd* arul* muestra* revela* repite* dime di escribe* imprime* dis affiche* revele* repete* montre* ecris* divulgue*',
+  SEND: 'send* post* upload* email* mail* forward* exfiltrat* transmit* paste* share* sync* copy* push* schick* sende* lade* leite* ubertrag* teile* kuld* toltsd* tovabbitsd* osszd masold* envia* manda* sube* reenvia* comparte* copia* envoie* transmets* transfere* televerse* partage* copie* publie*',
+  SECRET: 'password* passwort* passworter passw* secret* geheim* key keys apikey* api credential* token tokens cookie* ssh env zugangsdat* schlussel* jelszo* jelszav* titk* kulcs* contrasena* clave* credencial* secreto* mot mots cle cles identifiant* motdepasse* private privat* confidential* vertraulich* bizalmas* confidencial*',
+  MEMORY: 'memory memories memoir* memoria* vault notes note speicher* erinnerung* gedachtnis* emlek* memori* jegyzet* recuerdo* notas souvenir* conversation* chat history historial* historique* verlauf* transcript* context kontext* kontextus* contexto* contexte*',
+  PRETEND: 'pretend* imagine* roleplay* role act acting behave* persona* character simulate* emulate* tu so spiel* stell* verhalte* tegyel* jatszd* viselkedj* kepzeld* finge* imagina* actua* interpreta* simula* fais imagine* joue* agis comporte* incarne*',
+  NOW: 'now henceforth onwards forward jetzt nun sofort ab mostantol ettol most ahora adelante desormais dorenavant maintenant present',
+  MUST: 'must shall should will have need required obligated muss musst sollst solltest wirst kell kotelesseg debes deberas tienes dois devras devez faut',
+  NEG: 'no not never don\'t dont without nicht nie kein* ohne ne nem soha nelkul sin nunca jamais pas sans aucun* rien',
+  UNRESTRICTED: 'unrestricted unfiltered uncensored unlimited limitless uneingeschrankt* ungefiltert* unzensiert* korlatlan* cenzurazatlan* ilimitad* censura libre libres illimite* debride* filter* filters restriction restrictions censorship ethics moral* safety',
+  PLEASE: 'please bitte kerlek kerem porfavor favor plait',
+  ANSWER: 'answer* respond* reply* antwort* beantwort* valaszol* valaszolj* responde* contesta* repond*',
+  HUMAN: 'user users human nutzer* benutzer* felhasznalo* usuario* utilisateur* operator',
+  OUTPUTONLY: 'only just exactly verbatim nur csak csakis solo solamente seulement uniquement',
+};
+
+const CUE_EXACT = new Map<string, string>();
+const CUE_PREFIX: Array<[string, string]> = [];
+for (const [cls, words] of Object.entries(CUES)) {
+  for (const w of words.split(' ')) {
+    if (w.endsWith('*')) CUE_PREFIX.push([w.slice(0, -1), cls]);
+    else if (!CUE_EXACT.has(w)) CUE_EXACT.set(w, cls);
+  }
+}
+CUE_PREFIX.sort((a, b) => b[0].length - a[0].length);
+const cueCache = new Map<string, string | null>();
+
+function cueOf(word: string): string | null {
+  const hit = cueCache.get(word);
+  if (hit !== undefined) return hit;
+  let cls: string | null = CUE_EXACT.get(word) ?? null;
+  if (cls === null && word.length >= 3) {
+    for (const [p, c] of CUE_PREFIX) {
+      if (word.length >= p.length && word.startsWith(p)) { cls = c; break; }
+    }
+  }
+  if (cueCache.size < 50_000) cueCache.set(word, cls);
+  return cls;
+}
+
+// Tokens: URLs, e-mail addresses and role/template markup become class tokens; words keep letters,
+// digits and apostrophes; a few punctuation marks that structure injections are tokens of their own.
+const TOKEN = /https?:\/\/\S+|\b[\w.+-]+@[\w-]+\.[\w.]+|<\|?\/?[a-z_]{2,20}\|?>|\[\/?[a-z_]{2,16}\]|<<\/?[a-z]{2,6}>>|#{2,}|[\p{L}\p{N}][\p{L}\p{N}'_]*|[:{}"<>[\]!?\n]/gu;
+
+/** Word-level tokens of one folded view (what the features are built on). */
+export function tokens(view: string): string[] {
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(view); m; m = TOKEN.exec(view)) {
+    const t = m[0];
+    const c = t.charCodeAt(0);
+    if (t.startsWith('http')) out.push('\u0001url');
+    else if (t.includes('@') && t.length > 3 && /\w@/.test(t)) out.push('\u0001email');
+    else if (c >= 48 && c <= 57 && /^\d+$/.test(t)) out.push(t.length > 3 ? '\u0001num' : t);
+    else out.push(t.length > 24 ? t.slice(0, 24) : t);
+  }
+  return out;
+}
+
+const SENT_END = new Set(['.', '!', '?', '\n', ':']);
+
+// Integer feature hashing: a feature is (kind, string) hashed with FNV-1a seeded by its kind, or a mix of
+// two such hashes (bigrams, class pairs) — no feature strings are built on the hot path.
+function hashStr(seed: number, s: string, from = 0, to = s.length): number {
+  let h = Math.imul(0x811c9dc5 ^ seed, 0x01000193);
+  for (let i = from; i < to; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
+function mix(a: number, b: number, kind: number): number {
+  let h = Math.imul(a ^ Math.imul(kind, 0x9e3779b1), 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+// Per-window dedup table (one per bucket count; the gate is synchronous, so one table is enough).
+let seen: Uint32Array | null = null;
+let generation = 0;
+
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13;
+const BOS = hashStr(0, '\u0002bos');
+const classHash = new Map<string, number>();
+const hashOfClass = (c: string) => {
+  let h = classHash.get(c);
+  if (h === undefined) { h = hashStr(K_CLASS, c); classHash.set(c, h); }
+  return h;
+};
+
+/**
+ * The hashed feature ids of one window of tokens, binary: a bucket counts once per window (deduplicated
+ * with a generation-stamped table instead of a Set). Each id keeps the bucket in its low bits and the
+ * sign of signed hashing in bit 31 (see bucketSign).
+ */
+function windowFeatures(toks: string[], from: number, to: number, mask: number, out: number[]): void {
+  const keep = mask | 0x80000000;
+  if (!seen || seen.length !== mask + 1) seen = new Uint32Array(mask + 1);
+  const stamp = seen;
+  generation = (generation + 1) >>> 0;
+  if (generation === 0) { stamp.fill(0); generation = 1; }
+  const gen = generation;
+  const add = (h: number) => {
+    const b = h & mask;
+    if (stamp[b] !== gen) { stamp[b] = gen; out.push(h & keep); }
+  };
+  let prev = BOS;
+  let startOfSentence = true;
+  let sentence = 0;
+  const classes: Array<[number, number, string]> = [];
+  for (let i = from; i < to; i++) {
+    const t = toks[i];
+    if (t.length === 1 && SENT_END.has(t)) {
+      add(hashStr(K_PUNCT, t));
+      if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
+      else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
+      prev = hashStr(K_WORD, t);
+      continue;
+    }
+    const hw = hashStr(K_WORD, t);
+    add(hw);
+    add(mix(prev, hw, K_BIGRAM));
+    const marker = t.charCodeAt(0) === 1;
+    const cls = marker ? t.slice(1).toUpperCase() : cueOf(t);
+    const hc = cls ? hashOfClass(cls) : 0;
+    if (startOfSentence) {
+      // A sentence's first word (the imperative slot), and its class; a later sentence opening with a
+      // command after a benign first one is the "question + injected instruction" shape.
+      add(mix(hw, 0, K_START));
+      if (cls) add(mix(hc, 0, K_START_CLASS));
+      if (sentence > 0) add(mix(cls ? hc : hw, 0, K_LATER_START));
+    }
+    startOfSentence = false;
+    if (cls) {
+      add(hc);
+      classes.push([i, hc, cls]);
+    }
+    // Character 3- and 4-grams inside the word (with boundary marks): morphology across languages and
+    // obfuscation the folding did not undo.
+    if (t.length >= 3 && !marker) {
+      const w = '^' + t + '$';
+      for (let j = 0; j + 3 <= w.length; j++) {
+        add(hashStr(K_C3, w, j, j + 3));
+        if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
+      }
+    }
+    prev = hw;
+  }
+  // Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence.
+  for (let a = 0; a < classes.length; a++) {
+    for (let b = a + 1; b < classes.length; b++) {
+      const [ia, ha, ca] = classes[a];
+      const [ib, hb, cb] = classes[b];
+      if (ca === cb) continue;
+      if (ib - ia <= 4) add(mix(ha, hb, K_NEAR));
+      add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO));
+    }
+  }
+  add(hashStr(K_BIAS, ''));
+}
+
+/** Views → windows → feature sets. Views are gateViews' output (joined by "\n\0\n"). */
+export function featureSets(views: string, bits: number): number[][] {
+  const mask = 2 ** bits - 1;
+  const sets: number[][] = [];
+  for (const view of views.split('\n\u0000\n')) {
+    const toks = tokens(view);
+    if (toks.length <= WINDOW_TOKENS) {
+      const s: number[] = [];
+      windowFeatures(toks, 0, toks.length, mask, s);
+      sets.push(s);
+      continue;
+    }
+    const step = WINDOW_TOKENS / 2;
+    for (let from = 0; from < toks.length; from += step) {
+      const to = Math.min(toks.length, from + WINDOW_TOKENS);
+      const s: number[] = [];
+      windowFeatures(toks, from, to, mask, s);
+      sets.push(s);
+      if (to === toks.length) break;
+    }
+  }
+  return sets;
+}
+
+/** +1 or -1 from the feature id's top bit (signed hashing halves the bias of bucket collisions). */
+export function bucketSign(f: number): number {
+  return f & 0x80000000 ? -1 : 1;
+}
+
+/** Logit of one feature set under real-valued weights (trainer) or int8 weights × scale (runtime). */
+export function windowLogit(set: number[], weights: ArrayLike<number>, scale: number, bias: number, mask: number): number {
+  let z = 0;
+  for (let i = 0; i < set.length; i++) {
+    const f = set[i];
+    z += f & 0x80000000 ? -weights[f & mask] : weights[f & mask];
+  }
+  return bias + (scale * z) / Math.sqrt(set.length);
+}
+
+/** The highest window logit of a text's views (the learned stage's score). */
+export function modelLogit(model: GateModel, views: string): number {
+  const mask = 2 ** model.bits - 1;
+  let best = -Infinity;
+  for (const s of featureSets(views, model.bits)) {
+    const z = windowLogit(s, model.weights, model.scale, model.bias, mask);
+    if (z > best) best = z;
+  }
+  return best;
+}

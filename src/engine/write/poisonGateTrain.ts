@@ -1,0 +1,291 @@
+// Trainer of the poison gate's learned stage (issue #14). Not part of the extension bundle: run by
+// `npm run train:gate` (test/tools/trainGate.mjs), by the weights test and by `bench gate` (for the
+// cross-validated deepset scores). Deterministic: rows in a fixed order, a seeded PRNG for the epoch
+// shuffles, float64 arithmetic in a fixed order, then int8 quantisation — the same data give the same
+// weights file byte for byte.
+//
+// Model: logistic regression, AdaGrad, L2, class-balanced. A long text is several windows; for an
+// attack only its highest-scoring window is the positive (a payload after benign filler must not teach
+// the filler), for a benign text every window is a negative.
+// Thresholds: out-of-fold scores of a k-fold split over the training rows; `untrusted` sits above the
+// benign quantile UNTRUSTED_BENIGN_Q, `reject` above REJECT_BENIGN_Q, each with a margin — so the
+// calibration is done on texts the scoring model has not seen, not on its own training fit.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gateViews } from './poisonGate';
+import { encodeGateModel, featureSets, GateModel, loadGateModel, windowLogit } from './poisonGateModel';
+
+export interface TrainRow {
+  text: string;
+  /** true = injection. */
+  attack: boolean;
+  lang?: string;
+  family?: string;
+  source?: string;
+}
+
+export interface TrainOptions {
+  bits?: number;
+  epochs?: number;
+  seed?: number;
+  learningRate?: number;
+  l2?: number;
+  /** Folds for threshold calibration (0 = skip; thresholds then come from `thresholds`). */
+  calibrationFolds?: number;
+  thresholds?: { untrustedAt: number; rejectAt: number };
+  /** Benign out-of-fold quantile the untrusted threshold sits above. */
+  untrustedQuantile?: number;
+  /** Benign out-of-fold quantile the reject threshold sits above. */
+  rejectQuantile?: number;
+  /** Logit margin added above each quantile. */
+  margin?: number;
+}
+
+export const TRAIN_DEFAULTS = {
+  bits: 16, epochs: 40, seed: 20261201, learningRate: 0.1, l2: 2e-6, calibrationFolds: 5,
+  // Benign out-of-fold quantiles the thresholds sit above (the benign flag / reject budget on training texts).
+  untrustedQuantile: 0.98, rejectQuantile: 0.998, margin: 0.25,
+} as const;
+
+/** mulberry32: a tiny seeded PRNG (the only randomness in training). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Example { sets: number[][]; y: number; weight: number }
+
+function examples(rows: TrainRow[], bits: number): Example[] {
+  const pos = rows.filter((r) => r.attack).length;
+  const neg = rows.length - pos;
+  return rows.map((r) => ({
+    sets: featureSets(gateViews(r.text), bits),
+    y: r.attack ? 1 : 0,
+    // Class balance: each class carries half the total loss.
+    weight: r.attack ? rows.length / (2 * Math.max(1, pos)) : rows.length / (2 * Math.max(1, neg)),
+  }));
+}
+
+interface RawModel { w: Float64Array; bias: number; bits: number }
+
+function fit(ex: Example[], o: { bits: number; epochs: number; seed: number; learningRate: number; l2: number }): RawModel {
+  const n = 2 ** o.bits;
+  const mask = n - 1;
+  const w = new Float64Array(n);
+  const g2 = new Float64Array(n).fill(1e-8);
+  let bias = 0;
+  let gb2 = 1e-8;
+  const rand = prng(o.seed);
+  const order = ex.map((_, i) => i);
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const idx of order) {
+      const e = ex[idx];
+      // Positives: the highest window only; negatives: every window.
+      let sets = e.sets;
+      if (e.y === 1 && sets.length > 1) {
+        let best = 0;
+        let bestZ = -Infinity;
+        for (let k = 0; k < sets.length; k++) {
+          const z = windowLogit(sets[k], w, 1, bias, mask);
+          if (z > bestZ) { bestZ = z; best = k; }
+        }
+        sets = [sets[best]];
+      }
+      for (const s of sets) {
+        const z = windowLogit(s, w, 1, bias, mask);
+        const p = 1 / (1 + Math.exp(-z));
+        const g = (p - e.y) * e.weight;
+        const norm = 1 / Math.sqrt(s.length);
+        for (const f of s) {
+          const k = f & mask;
+          const sign = f & 0x80000000 ? -1 : 1;
+          const gi = g * sign * norm + o.l2 * w[k];
+          g2[k] += gi * gi;
+          w[k] -= (o.learningRate * gi) / Math.sqrt(g2[k]);
+        }
+        gb2 += g * g;
+        bias -= (o.learningRate * g) / Math.sqrt(gb2);
+      }
+    }
+  }
+  return { w, bias, bits: o.bits };
+}
+
+function quantise(m: RawModel, thresholds: { untrustedAt: number; rejectAt: number }): Omit<GateModel, 'sha256'> {
+  let max = 0;
+  for (const v of m.w) max = Math.max(max, Math.abs(v));
+  const scale = Math.fround(max > 0 ? max / 127 : 1);
+  const q = new Int8Array(m.w.length);
+  for (let i = 0; i < m.w.length; i++) q[i] = Math.max(-127, Math.min(127, Math.round(m.w[i] / scale)));
+  return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q };
+}
+
+function rawLogit(m: RawModel, sets: number[][]): number {
+  const mask = 2 ** m.bits - 1;
+  let best = -Infinity;
+  for (const s of sets) best = Math.max(best, windowLogit(s, m.w, 1, m.bias, mask));
+  return best;
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Fold of row i: deterministic, interleaved by class so every fold has both. */
+export function foldOf(i: number, k: number): number {
+  return i % k;
+}
+
+/** Out-of-fold logits (k-fold) for every row, in row order. */
+export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}): number[] {
+  const o = { ...TRAIN_DEFAULTS, ...opts };
+  const ex = examples(rows, o.bits);
+  const k = o.calibrationFolds || 5;
+  const out = new Array<number>(rows.length).fill(0);
+  for (let f = 0; f < k; f++) {
+    const train = ex.filter((_, i) => foldOf(i, k) !== f);
+    const m = fit(train, o);
+    ex.forEach((e, i) => { if (foldOf(i, k) === f) out[i] = rawLogit(m, e.sets); });
+  }
+  return out;
+}
+
+export interface TrainResult {
+  bytes: Uint8Array;
+  model: GateModel;
+  /** Out-of-fold benign/attack logits used for the thresholds (empty without calibration). */
+  calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number };
+}
+
+/** Trains, calibrates and encodes a model. Same rows + options → same bytes. */
+export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): TrainResult {
+  const o = { ...TRAIN_DEFAULTS, ...opts };
+  let thresholds = opts.thresholds;
+  const calibration = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
+  if (!thresholds) {
+    const oof = outOfFoldLogits(rows, o);
+    const benign = oof.filter((_, i) => !rows[i].attack).sort((a, b) => a - b);
+    const untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
+    const rejectAt = Math.max(untrustedAt + o.margin, quantile(benign, o.rejectQuantile) + 2 * o.margin);
+    thresholds = { untrustedAt, rejectAt };
+    calibration.benign = benign.length;
+    calibration.attacks = rows.length - benign.length;
+    calibration.benignFlagged = benign.filter((z) => z >= untrustedAt).length;
+    calibration.attacksFlagged = oof.filter((z, i) => rows[i].attack && z >= untrustedAt).length;
+  }
+  const m = fit(examples(rows, o.bits), o);
+  const bytes = encodeGateModel(quantise(m, thresholds));
+  return { bytes, model: loadGateModel(bytes), calibration };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training data: the repository's own corpora plus the deepset train split beside the checkout.
+
+/** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl'];
+/** Own held-out set: never trained or tuned on; scored by `bench gate` and the unit tests. */
+export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
+export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
+
+/** The repository root, found upward from `from` (a checkout's src/ or out/src/). */
+export function repoRoot(from = __dirname): string {
+  for (let d = from; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json')) && existsSync(join(d, 'test', 'fixtures'))) return d;
+    if (dirname(d) === d) throw new Error(`repository root not found above ${from}`);
+  }
+}
+
+/** `../shared/bench-data/<name>` beside the checkout (or under it), else null. */
+export function benchDataFile(name: string, root = repoRoot()): string | null {
+  for (let d = root, i = 0; i < 4; i++, d = dirname(d)) {
+    const p = join(d, '..', 'shared', 'bench-data', name);
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+export function readJsonl(file: string): Array<Record<string, unknown>> {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch {
+      throw new Error(`${file}:${i + 1}: not JSON`);
+    }
+  });
+}
+
+/** A labelled row of any of the corpora: label injection/reject/untrusted = attack, benign/pass = not. */
+export function toRow(v: Record<string, unknown>, source: string): TrainRow {
+  const label = String(v.label);
+  if (!['injection', 'reject', 'untrusted', 'benign', 'pass'].includes(label)) throw new Error(`${source}: unknown label ${label}`);
+  return {
+    text: String(v.text),
+    attack: label === 'injection' || label === 'reject' || label === 'untrusted',
+    lang: typeof v.lang === 'string' ? v.lang : undefined,
+    family: typeof v.family === 'string' ? v.family : undefined,
+    source,
+  };
+}
+
+export function deepsetRows(file: string): TrainRow[] {
+  return readJsonl(file).map((v) => toRow(v, 'deepset'));
+}
+
+export function ownTrainRows(root = repoRoot()): TrainRow[] {
+  return OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).map((v) => toRow(v, f)));
+}
+
+/** Every training row in the fixed order: own corpora, then the deepset train split. */
+export function trainingRows(deepsetFile: string, root = repoRoot()): TrainRow[] {
+  return [...ownTrainRows(root), ...deepsetRows(deepsetFile)];
+}
+
+/** SHA-256 (hex) of a file's bytes or a string. */
+export function sha256(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The generated weights module (poisonGateWeights.ts): the weights file as base64, in 100-char lines. */
+export function renderWeightsModule(bytes: Uint8Array, info: Record<string, unknown>): string {
+  const b64 = Buffer.from(bytes).toString('base64');
+  const lines: string[] = [];
+  for (let i = 0; i < b64.length; i += 100) lines.push(`  '${b64.slice(i, i + 100)}',`);
+  return [
+    '// Generated by `npm run train:gate` (test/tools/trainGate.mjs, src/engine/write/poisonGateTrain.ts). Do not edit:',
+    '// retrain instead. The poison gate\'s learned stage: a weights file (format in poisonGateModel.ts) as base64.',
+    `// Training: ${JSON.stringify(info)}`,
+    `export const GATE_WEIGHTS_SHA256 = '${sha256(bytes)}';`,
+    'export const GATE_WEIGHTS_B64 = [',
+    ...lines,
+    "].join('');",
+    '',
+  ].join('\n');
+}
+
+/** Trains on the fixed training set and renders the weights module (what `npm run train:gate` writes). */
+export function trainShipped(deepsetFile: string, root = repoRoot()): { module: string; bytes: Uint8Array; info: Record<string, unknown> } {
+  const rows = trainingRows(deepsetFile, root);
+  const r = trainGateModel(rows);
+  const info = {
+    rows: rows.length,
+    attacks: rows.filter((x) => x.attack).length,
+    deepsetSha256: sha256(readFileSync(deepsetFile)).slice(0, 16),
+    options: TRAIN_DEFAULTS,
+    untrustedAt: +r.model.untrustedAt.toFixed(4),
+    rejectAt: +r.model.rejectAt.toFixed(4),
+    outOfFold: r.calibration,
+  };
+  return { module: renderWeightsModule(r.bytes, info), bytes: r.bytes, info };
+}
