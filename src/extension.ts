@@ -27,6 +27,7 @@ import { MemoryLanguageClient } from './vscode/language/memoryLanguageClient';
 import type { MemoryEngine } from './engine/engine';
 import type { EngineSettings } from './engine/settings';
 import { isMemoryError } from './engine/errors';
+import { createSaveBudget } from './engine/write/agentSave';
 
 /** What `activate` returns: the handles integration tests observe (no memory logic). */
 export interface MemoryExtensionApi {
@@ -82,7 +83,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     context.subscriptions.push(localModels, vscode.lm.registerLanguageModelChatProvider(LOCAL_VENDOR, localModels));
     registerAddLocalModelCommand(context, logger);
     const turns = new TurnRegistry();
-    registerMemoryTools(context, { host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn) });
+    registerMemoryTools(context, {
+      host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn), saveBudget: createSaveBudget(),
+      enabled: () => settings.enabled,
+    });
     const participant = new MemoryParticipant({ host: engineHost, turns, logger, settings: () => settings, project }, context.extensionUri);
     chatParticipant = participant;
     context.subscriptions.push(participant);

@@ -47,20 +47,20 @@ export const MAX_ID_CHARS = 300;
 /**
  * The one id grammar every surface accepts (tools, MCP, CLI): a known prefix (ID_PREFIX), then no NUL, CR or
  * LF, no `..` segment, no absolute or backslash path. A `[source:<id>]` citation is unwrapped. Returns the
- * id, or why it is not one (a sentence, no memory text).
+ * id, or why it is not one (the rest of a sentence whose subject is the id, e.g. `"id" ${reason}`; no memory text).
  */
 export function parseMemoryId(raw: unknown): { ok: true; id: string; kind: ItemKind } | { ok: false; reason: string } {
-  if (typeof raw !== 'string') return { ok: false, reason: `a memory id is a string such as "vt:semantic/note.md" (prefixes ${ID_PREFIXES_TEXT})` };
+  if (typeof raw !== 'string') return { ok: false, reason: `must be a memory id string such as "vt:semantic/note.md" (ids start with ${ID_PREFIXES_TEXT})` };
   const id = raw.trim().replace(/^\[?source:/, '').replace(/\]$/, '').trim();
-  if (!id) return { ok: false, reason: 'the id is empty' };
-  if (id.length > MAX_ID_CHARS) return { ok: false, reason: `the id is too long (at most ${MAX_ID_CHARS} chars)` };
+  if (!id) return { ok: false, reason: 'is empty: copy an id from a search result' };
+  if (id.length > MAX_ID_CHARS) return { ok: false, reason: `is too long (at most ${MAX_ID_CHARS} chars)` };
   const kind = kindOfId(id);
   if (!kind || id.length === ID_PREFIX[kind].length || /[\0\r\n]/.test(id)) {
-    return { ok: false, reason: `this is not a memory id: ids start with ${ID_PREFIXES_TEXT} (copy one from a search result)` };
+    return { ok: false, reason: `is not a memory id: ids start with ${ID_PREFIXES_TEXT} (copy one from a search result)` };
   }
   const rest = id.slice(ID_PREFIX[kind].length);
   if (rest.split(/[\\/]/).some((s) => s === '..') || rest.startsWith('/') || rest.includes('\\')) {
-    return { ok: false, reason: 'the id points outside the vault and is refused' };
+    return { ok: false, reason: 'points outside the vault and is refused' };
   }
   return { ok: true, id, kind };
 }

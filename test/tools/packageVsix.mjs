@@ -11,7 +11,9 @@ import { ROOT } from './installTools.mjs';
 export const VSIX = join(ROOT, 'dist-vsix', 'vscode-memory.vsix');
 const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//];
 const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
-  'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs'];
+  'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs',
+  // contributes.chatInstructions / chatSkills (package.json): the workbench reads them from the install folder.
+  'extension/resources/memory.instructions.md', 'extension/resources/skills/long-term-memory/SKILL.md'];
 
 /** Entries of a .vsix (a zip), via unzip -Z1. */
 export function vsixEntries(file) {

@@ -7,6 +7,7 @@
 // Every refusal is a MemoryError whose `details.gate` names the gate and whose message is a sentence an agent can
 // act on. Trust is `derived`; `origin` names the agent path (vscode-tool, mcp, …) and model. No memory text is logged.
 import { MemoryError } from '../errors';
+import { CallBudget } from '../recall/callBudget';
 import type { Clock, Logger } from '../host';
 import type { Store } from '../store/store';
 import { NOTE_KINDS, type NoteKind } from '../types';
@@ -26,6 +27,20 @@ export const MAX_SAVE_CHARS = 2000;
 export const MAX_SAVE_TAGS = 8;
 const MAX_TAG_CHARS = 40;
 const TAG_RE = /^[\p{L}\p{N}_\-/]+$/u;
+
+/**
+ * Saves per user message (VS Code tools) or per minute (MCP, callers without a message): two, as capture's
+ * two notes per exchange — an agent that wants to store more is transcribing, not noting.
+ */
+export const SAVES_PER_MESSAGE = 2;
+
+/** The save budget every surface applies (a sentence, never an exception, when it is used up). */
+export function createSaveBudget(max: number | (() => number) = SAVES_PER_MESSAGE, windowMs?: number, now?: () => number): CallBudget {
+  return new CallBudget({
+    maxCalls: max, windowMs, now,
+    label: { limit: 'Memory save limit reached', calls: 'memory_save calls', advice: 'Nothing more was saved; keep only the most durable facts' },
+  });
+}
 
 export interface AgentOrigin {
   /** Which door the agent came through: `vscode-tool`, `mcp`, … */
