@@ -12,6 +12,7 @@ import { gate } from './engine/write/poisonGate';
 import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
 import { BENCHMARKS } from '../test/bench/index';
+import { version as packageVersion } from '../package.json';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -20,6 +21,8 @@ export interface CliIO {
 }
 
 interface Command {
+  /** Speaks a protocol on stdout itself (mcp): no result is printed. */
+  silent?: boolean;
   summary: string;
   usage: string;
   options: OptionSpec;
@@ -30,6 +33,7 @@ interface Command {
 
 interface CommandContext {
   engine: () => Promise<MemoryEngine>;
+  logger: Logger;
   json: boolean;
   io: CliIO;
   storeDir: string;
@@ -253,6 +257,16 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     run: async (_p, c) => (await c.engine()).rebuild(),
   },
+  mcp: {
+    summary: 'MCP server on stdio (memory_search, _expand, _save, _status, _forget) for agents outside VS Code',
+    usage: 'mcp [--project ID] [--project-type T]',
+    options: { project: { type: 'string' }, 'project-type': { type: 'string' } },
+    silent: true,
+    run: async (p, c) => {
+      const { serveMcpStdio } = await import('./mcp/mcpServer');
+      await serveMcpStdio({ engine: await c.engine(), project: stringOpt(p.values.project), projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion });
+    },
+  },
   bench: {
     summary: `benchmarks (JSON): ${Object.keys(BENCHMARKS).join(', ')}`,
     usage: 'bench [NAME …] [--data FILE] [--items N]',
@@ -341,11 +355,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const vaultDir = path.resolve(stringOpt(parsed.values.vault) ?? defaultVaultDir(storeDir));
     const logger = stderrLogger(io, verbose);
     const ctx: CommandContext = {
-      json, io, storeDir, vaultDir,
+      json, io, storeDir, vaultDir, logger,
       engine: async () => (engine ??= await MemoryEngine.open({ storeDir, vaultDir, logger })),
     };
     const result = await cmd.run(parsed, ctx);
-    io.out(json ? JSON.stringify(result) : human(result));
+    if (!cmd.silent) io.out(json ? JSON.stringify(result) : human(result));
     return 0;
   } catch (e) {
     const code = exitCodeFor(e);

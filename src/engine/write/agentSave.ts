@@ -121,16 +121,25 @@ export function checkSaveInput(input: AgentSaveInput): { text: string; kind: Not
   return { text, kind, scope, tags, summary };
 }
 
-export async function saveAgentNote(deps: AgentSaveDeps, input: AgentSaveInput): Promise<AgentSaveResult> {
-  if (!deps.enabled) refuse('disabled', 'E_DISABLED', 'memory is off (memory.enabled is false): nothing was saved');
+/**
+ * The gates that need no store (shape, scope, poison): surfaces run it before taking the save budget, so only
+ * a save that can happen is counted. Returns the cleaned note and whether the gate found it doubtful.
+ */
+export function preflightSave(input: AgentSaveInput, logger?: Logger): ReturnType<typeof checkSaveInput> & { untrusted: boolean } {
   const note = checkSaveInput(input);
   const verdict = gate([note.text, note.tags.join(' ')].join('\n'));
   if (verdict.verdict === 'reject') {
-    deps.logger.warn('gate.reject', { kind: 'agent_save', detector: verdict.detector ?? '' });
+    logger?.warn('gate.reject', { kind: 'agent_save', detector: verdict.detector ?? '' });
     refuse('poison', 'E_REFUSED', 'not saved: the text reads as an instruction to an assistant (poison gate); save plain facts, preferences or decisions only',
       { detector: verdict.detector });
   }
-  const untrusted = verdict.verdict === 'untrusted';
+  return { ...note, untrusted: verdict.verdict === 'untrusted' };
+}
+
+export async function saveAgentNote(deps: AgentSaveDeps, input: AgentSaveInput): Promise<AgentSaveResult> {
+  if (!deps.enabled) refuse('disabled', 'E_DISABLED', 'memory is off (memory.enabled is false): nothing was saved');
+  const note = preflightSave(input, deps.logger);
+  const untrusted = note.untrusted;
   const body = maskOrWithhold(note.text);
   const summary = maskOrWithhold(note.summary);
   if (!body.ok || !summary.ok) refuse('mask', 'E_REFUSED', 'not saved: the text could not be checked for secrets');

@@ -3,7 +3,7 @@
 // the same fact instead of a copy; trust derived, origin = this path and the model). The scope is `project`
 // (this workspace's project, decided here, never by the agent) or `global`. Two saves per user message.
 import type * as vscode from 'vscode';
-import type { AgentSaveResult } from '../../engine/write/agentSave';
+import { preflightSave, type AgentSaveResult } from '../../engine/write/agentSave';
 import type { NoteKind } from '../../engine/types';
 import { guarded, scopeOf, ToolRefusal, type ToolDeps } from './toolSupport';
 
@@ -45,17 +45,19 @@ export class MemorySaveTool implements vscode.LanguageModelTool<MemorySaveInput>
       const o = input as Record<string, unknown>;
       if (typeof o._invalid === 'string') throw new ToolRefusal('the arguments were not valid JSON');
       const scope = scopeOf(this.deps, options.toolInvocationToken);
+      const note = {
+        text: o.text as string, scope: o.scope as MemorySaveInput['scope'], kind: o.kind as NoteKind | undefined, tags: o.tags as string[] | undefined,
+        project: scope.read.project, projectType: scope.read.projectType,
+        origin: { path: scope.fromParticipant ? 'vscode-participant' : 'vscode-tool', conversation: scope.fromParticipant ? scope.read.conversation : undefined, ...modelOf(options) },
+      };
+      preflightSave(note); // a call the gates refuse costs no budget
       const verdict = this.deps.saveBudget.take(scope.budgetKey);
       if (!verdict.ok) {
         this.deps.logger.info('tool.budget_stop', { tool });
         return verdict.message;
       }
       const engine = await this.deps.host.get();
-      const r = await engine.save({
-        text: o.text as string, scope: o.scope as MemorySaveInput['scope'], kind: o.kind as NoteKind | undefined, tags: o.tags as string[] | undefined,
-        project: scope.read.project, projectType: scope.read.projectType,
-        origin: { path: scope.fromParticipant ? 'vscode-participant' : 'vscode-tool', conversation: scope.fromParticipant ? scope.read.conversation : undefined, ...modelOf(options) },
-      });
+      const r = await engine.save(note);
       this.deps.logger.info('tool.save', { id: r.id, outcome: r.outcome, participant: scope.fromParticipant });
       return describeSave(r);
     });
