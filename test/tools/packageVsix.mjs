@@ -2,6 +2,7 @@
 // a check of what the .vsix carries. Bundles are self-contained, so --no-dependencies; the ship-list
 // is .vscodeignore. Fails when sources, tests, node_modules or source maps slipped in.
 import { execFileSync } from 'node:child_process';
+import AdmZip from 'adm-zip';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,9 +16,9 @@ const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'exte
   // contributes.chatInstructions / chatSkills (package.json): the workbench reads them from the install folder.
   'extension/resources/memory.instructions.md', 'extension/resources/skills/long-term-memory/SKILL.md'];
 
-/** Entries of a .vsix (a zip), via unzip -Z1. */
+/** Entries of a .vsix (a zip), read with adm-zip (no system `unzip` needed). */
 export function vsixEntries(file) {
-  return execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return new AdmZip(file).getEntries().map((e) => e.entryName);
 }
 
 /** Problems with a .vsix's contents; empty when it ships exactly what it should. */
