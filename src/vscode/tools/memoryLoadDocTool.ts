@@ -61,6 +61,8 @@ export class MemoryLoadDocTool implements vscode.LanguageModelTool<MemoryLoadDoc
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<MemoryLoadDocInput>): vscode.PreparedToolInvocation {
     const p = typeof options.input?.path === 'string' ? options.input.path.slice(0, 200) : '(no path)';
+    // Memory off: nothing will be loaded (invoke says so), so there is nothing to confirm.
+    if (!this.deps.enabled()) return { invocationMessage: `Loading ${p} into memory` };
     return {
       invocationMessage: `Loading ${p} into memory`,
       confirmationMessages: {
