@@ -12,7 +12,6 @@ import { gate } from './engine/write/poisonGate';
 import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
 import { BENCHMARKS } from '../test/bench/index';
-import { version as packageVersion } from '../package.json';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -264,7 +263,7 @@ const COMMANDS: Record<string, Command> = {
     silent: true,
     run: async (p, c) => {
       const { serveMcpStdio } = await import('./mcp/mcpServer');
-      await serveMcpStdio({ engine: await c.engine(), project: stringOpt(p.values.project), projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion });
+      await serveMcpStdio({ engine: await c.engine(), project: stringOpt(p.values.project), projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion() });
     },
   },
   bench: {
@@ -287,6 +286,16 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** The extension's version (dist/cli.js sits next to package.json's folder in the install); '0.0.0' elsewhere. */
+function packageVersion(): string {
+  try {
+    const v = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof v === 'string' ? v : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
 
 async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
   const checks: { check: string; ok: boolean; detail?: string }[] = [];
