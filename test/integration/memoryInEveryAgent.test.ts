@@ -27,7 +27,8 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     api = await activated();
     await userSettingsLoaded();
     await api.engine();
-    // Other suites use the shared token-less drill-down window (3 calls a minute): room for this suite's calls.
+    // Token-less calls share one drill-down window (3 calls a minute) with chat.test.ts, which runs earlier
+    // (files run in name order) and expects a fresh window: raise the limit for this suite's calls, restore it after.
     await cfg().update('tools.maxCallsPerTurn', 50, vscode.ConfigurationTarget.Global);
     await until(vscode.workspace.onDidChangeConfiguration, () => api.settings().toolsMaxCallsPerTurn === 50 || undefined, 'the raised tool budget');
   });
