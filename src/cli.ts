@@ -19,6 +19,8 @@ export interface CliIO {
 }
 
 interface Command {
+  /** Speaks a protocol on stdout itself (mcp): no result is printed. */
+  silent?: boolean;
   summary: string;
   usage: string;
   options: OptionSpec;
@@ -29,6 +31,7 @@ interface Command {
 
 interface CommandContext {
   engine: () => Promise<MemoryEngine>;
+  logger: Logger;
   json: boolean;
   io: CliIO;
   storeDir: string;
@@ -252,6 +255,16 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     run: async (_p, c) => (await c.engine()).rebuild(),
   },
+  mcp: {
+    summary: 'MCP server on stdio (memory_search, _expand, _save, _status, _forget) for agents outside VS Code',
+    usage: 'mcp [--project ID] [--project-type T]',
+    options: { project: { type: 'string' }, 'project-type': { type: 'string' } },
+    silent: true,
+    run: async (p, c) => {
+      const { serveMcpStdio } = await import('./mcp/mcpServer');
+      await serveMcpStdio({ engine: await c.engine(), project: stringOpt(p.values.project), projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion() });
+    },
+  },
   bench: {
     summary: 'benchmarks (JSON), in a source checkout (dist/bench.js; not part of the installed CLI)',
     usage: 'bench [NAME …] [--data FILE] [--items N]',
@@ -265,6 +278,16 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** The extension's version (dist/cli.js sits next to package.json's folder in the install); '0.0.0' elsewhere. */
+function packageVersion(): string {
+  try {
+    const v = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof v === 'string' ? v : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
 
 async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
   const checks: { check: string; ok: boolean; detail?: string }[] = [];
@@ -346,11 +369,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const vaultDir = path.resolve(stringOpt(parsed.values.vault) ?? defaultVaultDir(storeDir));
     const logger = stderrLogger(io, verbose);
     const ctx: CommandContext = {
-      json, io, storeDir, vaultDir,
+      json, io, storeDir, vaultDir, logger,
       engine: async () => (engine ??= await MemoryEngine.open({ storeDir, vaultDir, logger })),
     };
     const result = await cmd.run(parsed, ctx);
-    io.out(json ? JSON.stringify(result) : human(result));
+    if (!cmd.silent) io.out(json ? JSON.stringify(result) : human(result));
     return 0;
   } catch (e) {
     const code = exitCodeFor(e);

@@ -27,9 +27,14 @@ import { MemoryLanguageClient } from './vscode/language/memoryLanguageClient';
 import type { MemoryEngine } from './engine/engine';
 import type { EngineSettings } from './engine/settings';
 import { isMemoryError } from './engine/errors';
+import { createMemoryApi, type MemoryApiV1 } from './vscode/extensionApi';
+import { createSaveBudget } from './engine/write/agentSave';
 
-/** What `activate` returns: the handles integration tests observe (no memory logic). */
-export interface MemoryExtensionApi {
+/**
+ * What `activate` returns: the versioned API for other extensions (`version`, `recall`, `recordTurn`; see
+ * src/vscode/extensionApi.ts and the README) plus the handles integration tests observe (no memory logic).
+ */
+export interface MemoryExtensionApi extends MemoryApiV1 {
   readonly views: VaultViews;
   readonly host: EngineHost;
   readonly statusBar: MemoryStatusBar;
@@ -82,7 +87,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     context.subscriptions.push(localModels, vscode.lm.registerLanguageModelChatProvider(LOCAL_VENDOR, localModels));
     registerAddLocalModelCommand(context, logger);
     const turns = new TurnRegistry();
-    registerMemoryTools(context, { host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn) });
+    registerMemoryTools(context, {
+      host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn), saveBudget: createSaveBudget(),
+      enabled: () => settings.enabled,
+    });
     const participant = new MemoryParticipant({ host: engineHost, turns, logger, settings: () => settings, project }, context.extensionUri);
     chatParticipant = participant;
     context.subscriptions.push(participant);
@@ -110,7 +118,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 
     engineHost.start();
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
-    return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
+    const api = createMemoryApi({ host: engineHost, enabled: () => settings.enabled, project, logger });
+    return { version: api.version, recall: api.recall, recordTurn: api.recordTurn, views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
       dashboard: () => DashboardPanel.current };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';

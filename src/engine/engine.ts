@@ -17,11 +17,12 @@ import { RecallIndex, type IndexedItem } from './recall/recallIndex';
 import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
-import { kindOfId, NOTE_KINDS, type NoteKind } from './types';
+import { ID_PREFIXES_TEXT, kindOfId, NOTE_KINDS, type NoteKind } from './types';
 import { appendTurn } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
+import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
@@ -242,10 +243,25 @@ export class MemoryEngine extends Disposable {
     return { id, path: written.path };
   }
 
+  /**
+   * An agent's durable note (memory_save over the VS Code tools or MCP): poison gate, masking, secrets tag,
+   * reinforcement of the same fact already noted in scope; trust `derived`. Refusals are MemoryErrors whose
+   * `details.gate` names the gate (disabled, input, scope, poison, mask).
+   */
+  async save(input: AgentSaveInput): Promise<AgentSaveResult> {
+    this.ensureOpen();
+    await this.vaultSynced;
+    const res = await saveAgentNote({
+      store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger, enabled: this.settingsValue.enabled,
+    }, input);
+    await this.index.embedPending();
+    return res;
+  }
+
   /** Deletes one item, its index entries and rows derived only from it (R-MAINT-4). */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[] }> {
     this.ensureOpen();
-    if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
+    if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
     if (id.startsWith('vt:')) relPathOfId(id);
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');

@@ -38,6 +38,33 @@ export const ID_PREFIX: Record<ItemKind, string> = {
   note: 'vt:', raw: 'rw:', summary: 'gs:', fact: 'fa:', entity: 'en:', working: 'wk:', doc: 'dc:',
 };
 
+/** The id prefixes, as written in messages: "vt:, rw:, gs:, fa:, en:, wk:, dc:". */
+export const ID_PREFIXES_TEXT = Object.values(ID_PREFIX).join(', ');
+
+/** Longest id a caller may hand us: `vt:` + a vault path, or a prefix and a short hash. */
+export const MAX_ID_CHARS = 300;
+
+/**
+ * The one id grammar every surface accepts (tools, MCP, CLI): a known prefix (ID_PREFIX), then no NUL, CR or
+ * LF, no `..` segment, no absolute or backslash path. A `[source:<id>]` citation is unwrapped. Returns the
+ * id, or why it is not one (the rest of a sentence whose subject is the id, e.g. `"id" ${reason}`; no memory text).
+ */
+export function parseMemoryId(raw: unknown): { ok: true; id: string; kind: ItemKind } | { ok: false; reason: string } {
+  if (typeof raw !== 'string') return { ok: false, reason: `must be a memory id string such as "vt:semantic/note.md" (ids start with ${ID_PREFIXES_TEXT})` };
+  const id = raw.trim().replace(/^\[?source:/, '').replace(/\]$/, '').trim();
+  if (!id) return { ok: false, reason: 'is empty: copy an id from a search result' };
+  if (id.length > MAX_ID_CHARS) return { ok: false, reason: `is too long (at most ${MAX_ID_CHARS} chars)` };
+  const kind = kindOfId(id);
+  if (!kind || id.length === ID_PREFIX[kind].length || /[\0\r\n]/.test(id)) {
+    return { ok: false, reason: `is not a memory id: ids start with ${ID_PREFIXES_TEXT} (copy one from a search result)` };
+  }
+  const rest = id.slice(ID_PREFIX[kind].length);
+  if (rest.split(/[\\/]/).some((s) => s === '..') || rest.startsWith('/') || rest.includes('\\')) {
+    return { ok: false, reason: 'points outside the vault and is refused' };
+  }
+  return { ok: true, id, kind };
+}
+
 export function kindOfId(id: string): ItemKind | undefined {
   for (const [kind, prefix] of Object.entries(ID_PREFIX)) if (id.startsWith(prefix)) return kind as ItemKind;
   return undefined;
@@ -46,7 +73,7 @@ export function kindOfId(id: string): ItemKind | undefined {
 export type Role = 'user' | 'assistant' | 'tool' | 'thinking' | 'system';
 
 /** Which part of the product an item came through. */
-export type EntryPath = 'participant' | 'tool' | 'command' | 'cli' | 'capture' | 'consolidation' | 'import' | 'vault' | 'bench';
+export type EntryPath = 'participant' | 'tool' | 'command' | 'cli' | 'capture' | 'consolidation' | 'import' | 'vault' | 'bench' | 'api';
 
 /** The scope a conversation may see (SPEC R-MEM-5): its project, its project type and global memory. */
 export interface Scope {

@@ -10,6 +10,7 @@ import type { MemoryEngine } from '../../src/engine/engine';
 import { MemoryError } from '../../src/engine/errors';
 import { nullLogger } from '../../src/engine/host';
 import { localDay } from '../../src/engine/vault/vaultLayout';
+import { createSaveBudget } from '../../src/engine/write/agentSave';
 import type { MemoryExtensionApi } from '../../src/extension';
 import { buildTurnPrompt, STABLE_PREAMBLE } from '../../src/vscode/chat/memoryParticipant';
 import { TurnRegistry } from '../../src/vscode/chat/turnRegistry';
@@ -191,7 +192,7 @@ describe('@memory slash commands, model failures, masking, health and follow-ups
     assert.ok(!remote.block.includes(IBAN) && remote.block.includes('[IBAN]'), 'the remote block is masked');
     // Tool results: a call from a local @memory turn is unmasked; any other caller counts as remote.
     const turns = new TurnRegistry();
-    const deps = { host: api.host, turns, budget: createCallBudget(() => 10), logger: nullLogger, project: () => ({}) };
+    const deps = { host: api.host, turns, budget: createCallBudget(() => 10), saveBudget: createSaveBudget(), logger: nullLogger, project: () => ({}), enabled: () => true };
     const search = new MemorySearchTool(deps);
     const expand = new MemoryExpandTool(deps);
     const text = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');

@@ -13,7 +13,9 @@ export const VSIX = join(ROOT, 'dist-vsix', 'vscode-memory.vsix');
 const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//,
   /^extension\/dist\/bench\.js$/, /^extension\/dist\/meta\//];
 const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
-  'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs'];
+  'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs',
+  // contributes.chatInstructions / chatSkills (package.json): the workbench reads them from the install folder.
+  'extension/resources/memory.instructions.md', 'extension/resources/skills/long-term-memory/SKILL.md'];
 
 /** Entries of a .vsix (a zip), read with adm-zip (no system `unzip` needed). */
 export function vsixEntries(file) {

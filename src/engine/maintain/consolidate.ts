@@ -4,21 +4,19 @@
 // and the poison gate. Invariants: without a model nothing is promoted and nothing about those items changes; a
 // gate hit writes nothing and leaves the item for a later run; memory text reaches a remote model only masked;
 // a second run right after the first moves nothing; logs carry counts and ids, never memory text.
-import { promises as fsp } from 'node:fs';
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { BackgroundMessage, BackgroundModel } from '../model/backgroundModel';
 import type { Item } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
-import { inScope, type ItemKind, type NoteKind } from '../types';
-import { appendHistory } from '../vault/noteParser';
-import { replaceNoteFile, writeNote } from '../vault/noteWriter';
+import type { ItemKind, NoteKind } from '../types';
+import { writeNote } from '../vault/noteWriter';
 import type { VaultIndex } from '../vault/vaultIndex';
-import { VAULT_DIRS, isHiddenRelPath, localDay, noteFileSlug, projectDir, projectTypeDir, resolveInVault } from '../vault/vaultLayout';
-import { normalizeSummary, parseCaptureResponse, REINFORCE_SIMILARITY, type CandidateNote } from '../write/capture';
+import { VAULT_DIRS, noteFileSlug, projectDir, projectTypeDir } from '../vault/vaultLayout';
+import { parseCaptureResponse, type CandidateNote } from '../write/capture';
+import { findRepeatNote, reinforceNote } from '../write/noteRepeat';
 import { maskOrWithhold } from '../write/mask';
 import { gate } from '../write/poisonGate';
-import { similarity } from '../write/saveFilter';
 import { idleDays, recurrenceOf, salience, type SalienceInput } from './salience';
 import type { ReviewEntry } from '../../protocol/dashboard';
 
@@ -314,39 +312,13 @@ async function promoteOne(deps: ConsolidationDeps, model: BackgroundModel, c: Sc
   }
 }
 
-/** An in-scope, current note saying the same thing (normalised equal, or similarity ≥ 0.85). */
+/** An in-scope, current note saying the same thing, in exactly the item's scope (shared rule: noteRepeat.ts). */
 function findRepeat(deps: ConsolidationDeps, item: Item, summary: string): Item | undefined {
-  const want = normalizeSummary(summary);
-  if (!want) return undefined;
-  let best: Item | undefined;
-  let bestScore = 0;
-  deps.store.items.forEach({ kind: 'note', archived: false }, (n) => {
-    if (!n.path || isHiddenRelPath(n.path) || n.trust === 'quarantined') return;
-    // Same scope both ways: a project fact never reinforces another project's note, nor a global one.
-    if ((n.project ?? null) !== (item.project ?? null) || (n.projectType ?? null) !== (item.projectType ?? null)) return;
-    if (!inScope({ project: item.project ?? undefined, projectType: item.projectType ?? undefined }, n.project, n.projectType)) return;
-    const have = normalizeSummary(n.summary ?? '');
-    if (!have) return;
-    const score = have === want ? 1 : similarity(have, want, REINFORCE_SIMILARITY);
-    if (score >= REINFORCE_SIMILARITY && score > bestScore) { best = n; bestScore = score; }
-  });
-  return best;
+  return findRepeatNote(deps.store, summary, { project: item.project, projectType: item.projectType, exact: true });
 }
 
 async function reinforce(deps: ConsolidationDeps, note: Item, maskedSummary: string): Promise<void> {
-  const rel = note.path!;
-  const abs = resolveInVault(deps.vaultDir, rel);
-  const content = await fsp.readFile(abs, 'utf8');
-  const day = localDay(deps.clock.now(), deps.clock.timeZone());
-  const same = normalizeSummary(note.summary ?? '') === normalizeSummary(maskedSummary);
-  const next = appendHistory(content, day, same ? 'seen again (consolidation)' : `seen again (consolidation): ${maskedSummary}`);
-  await replaceNoteFile(abs, next);
-  await deps.vault.syncFile(rel);
-  const cur = deps.store.items.get(note.id);
-  if (cur) {
-    const n = typeof cur.meta.reinforced === 'number' ? cur.meta.reinforced : 0;
-    await deps.store.transaction((tx) => tx.items.patch(note.id, { meta: { ...cur.meta, reinforced: n + 1, lastReinforced: deps.clock.now() } }));
-  }
+  await reinforceNote(deps, note, maskedSummary, 'consolidation');
 }
 
 /** Writes the note in the item's own scope (project → projects/<id>/, type → its folder), masked, derived. */

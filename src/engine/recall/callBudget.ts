@@ -11,7 +11,13 @@ export interface CallBudgetOptions {
   /** Window for callers without a token; 60 s ≈ one agent step answering one message. */
   windowMs?: number;
   now?: () => number;
+  /** What is counted, for the refusal sentence (default: the drill-down calls). */
+  label?: { limit: string; calls: string; advice: string };
 }
+
+const DRILL_DOWN = {
+  limit: 'Memory drill-down limit reached', calls: 'memory_search/memory_expand calls', advice: 'Answer with what you have already found',
+};
 
 /** Token-less windows kept at most; older ones are dropped first (bounded memory). */
 const MAX_WINDOWS = 1000;
@@ -21,9 +27,11 @@ export class CallBudget {
   private readonly byCaller = new Map<string, { start: number; count: number }>();
   private readonly windowMs: number;
   private readonly now: () => number;
+  private readonly label: { limit: string; calls: string; advice: string };
 
   constructor(private readonly opts: CallBudgetOptions) {
     this.windowMs = opts.windowMs ?? 60_000;
+    this.label = opts.label ?? DRILL_DOWN;
     this.now = opts.now ?? Date.now;
   }
 
@@ -40,8 +48,8 @@ export class CallBudget {
       if (used >= max) {
         return {
           ok: false,
-          message: `Memory drill-down limit reached: at most ${max} memory_search/memory_expand calls per user message. ` +
-            'Answer with what you have already found; the limit resets with the next user message.',
+          message: `${this.label.limit}: at most ${max} ${this.label.calls} per user message. ` +
+            `${this.label.advice}; the limit resets with the next user message.`,
         };
       }
       this.byToken.set(turnKey, used + 1);
@@ -60,8 +68,8 @@ export class CallBudget {
       const wait = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
       return {
         ok: false,
-        message: `Memory drill-down limit reached: at most ${max} memory_search/memory_expand calls per ${Math.round(this.windowMs / 1000)} s ` +
-          `for callers outside a chat request. Answer with what you have already found, or try again in ${wait} s.`,
+        message: `${this.label.limit}: at most ${max} ${this.label.calls} per ${Math.round(this.windowMs / 1000)} s ` +
+          `for callers outside a chat request. ${this.label.advice}, or try again in ${wait} s.`,
       };
     }
     w.count++;

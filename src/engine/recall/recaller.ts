@@ -6,7 +6,7 @@ import type { Clock, Logger } from '../host';
 import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
 import type { EngineSettings } from '../settings';
-import { type ItemKind, type Scope, type Trust, inScope, kindOfId, NOTE_KINDS } from '../types';
+import { type ItemKind, type Scope, type Trust, inScope, ID_PREFIXES_TEXT, kindOfId, NOTE_KINDS } from '../types';
 import { readLongterm } from '../vault/longterm';
 import { parseNote } from '../vault/noteParser';
 import { LONGTERM_FILE, relPathOfId, resolveInVault } from '../vault/vaultLayout';
@@ -309,7 +309,7 @@ export class Recaller {
   private async expandItem(id: string, rc: ResolvedContext, withExtras: boolean, known?: Item, knownText?: string): Promise<ExpandResult> {
     if (typeof id !== 'string' || id.length > 1024) throw new MemoryError('E_BAD_ID', 'memory id must be text');
     const kind = kindOfId(id);
-    if (!kind) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
+    if (!kind) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
     if (kind === 'note') relPathOfId(id); // refuses `..`, absolute paths and hidden folders
     const item = known ?? this.store.items.get(id);
     if (!item || !this.visible(item, rc)) throw new MemoryError('E_NOT_FOUND', 'no such memory in this conversation\'s scope');

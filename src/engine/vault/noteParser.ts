@@ -67,7 +67,7 @@ export interface ParseNoteOptions {
 }
 
 /** `origin.by` values that mark a model-written note. */
-const DERIVED_ORIGINS = new Set(['capture', 'consolidation', 'team']);
+const DERIVED_ORIGINS = new Set(['capture', 'consolidation', 'team', 'agent']);
 const DERIVED_TAG = 'auto-consolidated';
 
 // ---------- decoding ----------

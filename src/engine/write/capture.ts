@@ -21,7 +21,6 @@
 //  - A model answer of `{"notes": []}` is outcome `extracted` with no kinds.
 //  - The capture-call count is reserved before the call (a failed call still counts), so concurrent
 //    captures of one conversation can never exceed `maxPerConversation`.
-import { promises as fsp } from 'node:fs';
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { MemoryEngine } from '../engine';
 import type { Clock, Logger } from '../host';
@@ -30,14 +29,14 @@ import { estimateTokens } from '../model/openaiClient';
 import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
 import type { EngineSettings } from '../settings';
-import { NOTE_KINDS, inScope, trustRank, type EntryPath, type NoteKind, type Trust } from '../types';
-import { MAX_SUMMARY_CHARS, appendHistory, normalizeTag } from '../vault/noteParser';
-import { replaceNoteFile, writeNote } from '../vault/noteWriter';
+import { NOTE_KINDS, trustRank, type EntryPath, type NoteKind, type Trust } from '../types';
+import { MAX_SUMMARY_CHARS, normalizeTag } from '../vault/noteParser';
+import { writeNote } from '../vault/noteWriter';
 import type { VaultIndex } from '../vault/vaultIndex';
-import { VAULT_DIRS, isHiddenRelPath, localDay, noteFileSlug, projectDir, resolveInVault } from '../vault/vaultLayout';
+import { VAULT_DIRS, noteFileSlug, projectDir } from '../vault/vaultLayout';
 import { maskOrWithhold } from './mask';
 import { gate, type GateDetector } from './poisonGate';
-import { similarity } from './saveFilter';
+import { findRepeatNote, reinforceNote } from './noteRepeat';
 
 export type CaptureSkip =
   | 'too_short'
@@ -110,8 +109,6 @@ export const MAX_CAPTURE_NOTES = 2;
 export const MAX_CAPTURE_BODY_CHARS = 2000;
 export const MAX_CAPTURE_TAGS = 8;
 const MAX_TAG_CHARS = 40;
-/** Same threshold as the save filter's near-duplicate rule (memory.save.dedupThreshold, 0.85). */
-export const REINFORCE_SIMILARITY = 0.85;
 const DEFAULT_TIME_MS = 120_000;
 const DEFAULT_MAX_TOKENS = 600;
 /** Kinds a note from peer / ingested text may have (R-WRITE-6). */
@@ -207,15 +204,7 @@ export function parseCaptureResponse(text: string): ParseResult {
   return { ok: true, notes: out };
 }
 
-/** Lower-case, accents and punctuation dropped, spaces collapsed: "the same summary" ignoring form. */
-export function normalizeSummary(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+export { normalizeSummary, REINFORCE_SIMILARITY } from './noteRepeat';
 
 /** The first `max` code points (never splits a surrogate pair). */
 export function cutCodePoints(s: string, max: number): string {
@@ -396,46 +385,13 @@ class CaptureRun {
     return this.finish('extracted', {}, { kinds, created, reinforced });
   }
 
-  /** The in-scope note whose summary is the same fact (normalised equal, or similarity ≥ 0.85). */
+  /** The in-scope note whose summary is the same fact (shared rule: noteRepeat.ts). */
   private findRepeat(summary: string): Item | undefined {
-    const want = normalizeSummary(summary);
-    if (!want) return undefined;
-    const scope = { project: this.input.project, projectType: this.input.projectType };
-    let best: Item | undefined;
-    let bestScore = 0;
-    this.deps.store.items.forEach({ kind: 'note' }, (it) => {
-      if (!it.path || isHiddenRelPath(it.path) || it.trust === 'quarantined' || it.archivedAt !== null) return;
-      if (!inScope(scope, it.project, it.projectType)) return;
-      const have = normalizeSummary(it.summary ?? '');
-      if (!have) return;
-      const score = have === want ? 1 : similarity(have, want, REINFORCE_SIMILARITY);
-      if (score >= REINFORCE_SIMILARITY && score > bestScore) {
-        best = it;
-        bestScore = score;
-      }
-    });
-    return best;
+    return findRepeatNote(this.deps.store, summary, { project: this.input.project, projectType: this.input.projectType });
   }
 
   private async reinforce(item: Item, maskedSummary: string): Promise<void> {
-    const { deps, input } = this;
-    const rel = item.path!;
-    const abs = resolveInVault(deps.vaultDir, rel);
-    const content = await fsp.readFile(abs, 'utf8');
-    const day = localDay(deps.clock.now(), deps.clock.timeZone());
-    const same = normalizeSummary(item.summary ?? '') === normalizeSummary(maskedSummary);
-    const line = same ? `seen again (capture, conversation ${input.conversation})` : `seen again (capture, conversation ${input.conversation}): ${maskedSummary}`;
-    const bullet = maskOrWithhold(line);
-    if (!bullet.ok) throw new MemoryError('E_REFUSED', 'secret scan failed; note withheld');
-    const next = appendHistory(content, day, bullet.text);
-    await replaceNoteFile(abs, next);
-    await deps.vault.syncFile(rel);
-    const now = deps.clock.now();
-    const cur = deps.store.items.get(item.id);
-    if (cur) {
-      const count = typeof cur.meta?.reinforced === 'number' ? cur.meta.reinforced : 0;
-      await deps.store.transaction((tx) => tx.items.patch(item.id, { meta: { ...cur.meta, reinforced: count + 1, lastReinforced: now } }));
-    }
+    await reinforceNote(this.deps, item, maskedSummary, `capture, conversation ${this.input.conversation}`);
   }
 
   private async create(note: CandidateNote, untrusted: boolean): Promise<string> {

@@ -26,6 +26,8 @@ export class MemoryForgetTool implements vscode.LanguageModelTool<MemoryForgetIn
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<MemoryForgetInput>): vscode.PreparedToolInvocation {
     const id = typeof options.input?.id === 'string' ? options.input.id.slice(0, 200) : '(no id)';
+    // Memory off: nothing will be deleted (invoke says so), so there is nothing to confirm.
+    if (!this.deps.enabled()) return { invocationMessage: `Forgetting memory ${id}` };
     return {
       invocationMessage: `Forgetting memory ${id}`,
       confirmationMessages: {

@@ -4,6 +4,7 @@
 // Invariant: a tool never throws at the model for bad input, an exhausted budget or a closed store.
 import * as vscode from 'vscode';
 import { isMemoryError } from '../../engine/errors';
+import { parseMemoryId } from '../../engine/types';
 import type { Logger } from '../../engine/host';
 import type { ReadContext } from '../../engine/recall/recaller';
 import { neutraliseRoleTags } from '../../engine/recall/recallBlock';
@@ -16,9 +17,14 @@ import { sessionKeyOf, type TurnRegistry } from '../chat/turnRegistry';
 export interface ToolDeps {
   host: EngineHost;
   turns: TurnRegistry;
+  /** The drill-down budget (memory_search + memory_expand). */
   budget: CallBudget;
+  /** memory_save's own budget per user message. */
+  saveBudget: CallBudget;
   logger: Logger;
   project: () => ProjectContext;
+  /** `memory.enabled`: off → every tool answers "memory is off" and touches nothing. */
+  enabled: () => boolean;
 }
 
 /** A readable failure for the model (not an exception): `Error` prefix so it reads as one. */
@@ -30,10 +36,6 @@ export function textResult(text: string): vscode.LanguageModelToolResult {
 
 /** 1,000 chars: longer than any search phrase; a model pasting a document gets a refusal, not a slow scan. */
 export const MAX_QUERY_CHARS = 1000;
-/** 300 chars: ids are `vt:` + a vault path or a short hash id; anything longer is not one of ours. */
-export const MAX_ID_CHARS = 300;
-const ID_RE = /^(vt|rw|gs|fa|en):[^\0\r\n]+$/;
-
 function objectInput(input: unknown): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ToolRefusal('the input must be a JSON object');
   const o = input as Record<string, unknown>;
@@ -57,16 +59,11 @@ export function readLimit(input: unknown, def: number, max: number): number {
   return v;
 }
 
-/** A memory id: a known prefix, no `..` segment, no absolute or backslash path (R-RECALL-7). */
+/** A memory id of any kind search returns (the engine's one grammar: parseMemoryId). */
 export function readId(input: unknown): string {
-  const v = objectInput(input).id;
-  if (typeof v !== 'string') throw new ToolRefusal('"id" must be a memory id string such as "vt:semantic/note.md" or "rw:…"');
-  const id = v.trim().replace(/^\[?source:/, '').replace(/\]$/, '');
-  if (id.length > MAX_ID_CHARS) throw new ToolRefusal(`"id" is too long (at most ${MAX_ID_CHARS} chars)`);
-  if (!ID_RE.test(id)) throw new ToolRefusal('"id" is not a memory id: ids start with vt:, rw:, gs:, fa: or en: (copy one from memory_search)');
-  const rest = id.slice(3);
-  if (rest.split(/[\\/]/).some((s) => s === '..') || rest.startsWith('/') || rest.includes('\\')) throw new ToolRefusal('"id" points outside the vault and is refused');
-  return id;
+  const r = parseMemoryId(objectInput(input).id);
+  if (!r.ok) throw new ToolRefusal(`"id" ${r.reason}`);
+  return r.id;
 }
 
 export interface CallScope {
@@ -106,6 +103,10 @@ export function outgoing(text: string, local: boolean): string {
 
 /** Runs a tool body; refusals and engine errors become one readable sentence for the model. */
 export async function guarded(deps: ToolDeps, tool: string, body: () => Promise<string>): Promise<vscode.LanguageModelToolResult> {
+  if (!deps.enabled()) {
+    deps.logger.info('tool.disabled', { tool });
+    return textResult(`${tool}: memory is off (memory.enabled is false), so nothing was read or saved. Answer without memory.`);
+  }
   try {
     return textResult(await body());
   } catch (e) {
@@ -114,6 +115,12 @@ export async function guarded(deps: ToolDeps, tool: string, body: () => Promise<
       return textResult(`${tool} refused: ${e.message}.`);
     }
     const code = isMemoryError(e) ? e.code : 'E_INTERNAL';
+    const gateName = isMemoryError(e) && typeof e.details?.gate === 'string' ? e.details.gate : undefined;
+    if (gateName) {
+      // A write gate said no (memory_save): a readable refusal naming the gate, not a failure.
+      deps.logger.info('tool.refused', { tool, code, gate: gateName });
+      return textResult(`${tool} refused (${gateName} gate, ${code}): ${(e as Error).message}.`);
+    }
     deps.logger.warn('tool.failed', { tool, code });
     const why = code === 'E_SCOPE_UNRESOLVED' ? 'memory scope unresolved'
       : code === 'E_NOT_FOUND' ? 'no memory has this id (it may have been forgotten)'
