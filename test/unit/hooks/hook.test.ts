@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryEngine } from '../../../src/engine/engine';
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
-import type { Item } from '../../../src/engine/types';
+import type { Item } from '../../../src/engine/store/repositories';
 import { handleHook } from '../../../src/hooks/hookHandler';
 import { parseHookInput } from '../../../src/hooks/hookInput';
 import { hookSocketPath, HookSocketServer } from '../../../src/hooks/hookSocket';
