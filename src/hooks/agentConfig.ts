@@ -201,13 +201,16 @@ export function isConnected(target: AgentTarget, loc: AgentLocations): boolean {
   }
 }
 
-/** The launcher scripts' text: the editor's own runtime as Node, the hook entry, the store and vault. */
-export function launcherScripts(o: { execPath: string; hookJs: string; storeDir: string; vaultDir: string }): { sh: string; cmd: string } {
+/**
+ * The launcher scripts' text: the editor's own runtime as Node, the hook entry, the store, the vault and the
+ * socket (named explicitly: an agent's environment — TMPDIR, XDG_RUNTIME_DIR — need not match VS Code's).
+ */
+export function launcherScripts(o: { execPath: string; hookJs: string; storeDir: string; vaultDir: string; socket: string }): { sh: string; cmd: string } {
   const sh = [
     '#!/bin/sh',
     '# Memory for VS Code: runs an agent hook with the editor\'s own runtime (no node on PATH needed).',
     '# Rewritten on every activation (an extension update moves its folder); do not edit.',
-    `ELECTRON_RUN_AS_NODE=1 exec ${shQuote(o.execPath)} ${shQuote(o.hookJs)} --store ${shQuote(o.storeDir)} --vault ${shQuote(o.vaultDir)} "$@"`,
+    `ELECTRON_RUN_AS_NODE=1 exec ${shQuote(o.execPath)} ${shQuote(o.hookJs)} --store ${shQuote(o.storeDir)} --vault ${shQuote(o.vaultDir)} --socket ${shQuote(o.socket)} "$@"`,
     '',
   ].join('\n');
   const q = (s: string) => `"${s.replace(/"/g, '')}"`;
@@ -215,7 +218,7 @@ export function launcherScripts(o: { execPath: string; hookJs: string; storeDir:
     '@echo off',
     'rem Memory for VS Code: runs an agent hook with the editor\'s own runtime. Rewritten on every activation.',
     'set ELECTRON_RUN_AS_NODE=1',
-    `${q(o.execPath)} ${q(o.hookJs)} --store ${q(o.storeDir)} --vault ${q(o.vaultDir)} %*`,
+    `${q(o.execPath)} ${q(o.hookJs)} --store ${q(o.storeDir)} --vault ${q(o.vaultDir)} --socket ${q(o.socket)} %*`,
     '',
   ].join('\r\n');
   return { sh, cmd };

@@ -1,4 +1,4 @@
-// `vscode-memory hook [--agent copilot|claude-code] [--event NAME] [--store DIR] [--vault DIR]`: the entry an
+// `vscode-memory hook [--agent copilot|claude-code] [--event NAME] [--store DIR] [--vault DIR] [--socket PATH]`: the entry an
 // agent's hooks file runs. It only reads stdin, asks the running extension over the local socket, and — when no
 // extension answers — opens the store itself and runs the same handler (hookHandler.ts).
 // Fail-soft by contract: whatever happens (malformed JSON, no transcript, a locked, newer or broken store, a
@@ -89,7 +89,7 @@ export async function runHookCommand(argv: string[], io: HookCommandIO, opts: { 
   let engine: MemoryEngine | undefined;
   const work = (async () => {
     if (!opts.socketTried && io.env.VSCODE_MEMORY_HOOK_NO_SOCKET !== '1') {
-      const answer = await askExtension(hookSocketPath(storeDir, io.env), { raw, event: eventFlag, agent }, SOCKET_MS);
+      const answer = await askExtension(flag(argv, 'socket') ?? hookSocketPath(storeDir, io.env), { raw, event: eventFlag, agent }, SOCKET_MS);
       if (answer) return { output: answer.output, log: { event: input.event, agent: input.agent, path: 'extension' } };
     }
     engine = await MemoryEngine.open({ storeDir, vaultDir, logger: nullLogger, syncVault: false });

@@ -54,14 +54,25 @@ export function projectRootOf(cwd: string): string {
   }
 }
 
-export function defaultProjectOf(cwd: string | undefined): string | undefined {
+/**
+ * The project of a cwd outside VS Code: the workspace folder the extension last saw around it (its id, with
+ * `memory.projectId` applied — HookState.knownWorkspaces), else the derived id of the repository (or folder).
+ */
+export function defaultProjectOf(cwd: string | undefined, known: Readonly<Record<string, string>> = {}): string | undefined {
   if (!cwd || !path.isAbsolute(cwd)) return undefined;
-  try { return projectIdForFolder(projectRootOf(cwd)); } catch { return undefined; }
+  const abs = path.resolve(cwd);
+  let best: string | undefined;
+  for (const folder of Object.keys(known)) {
+    const rel = path.relative(folder, abs);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel) && (!best || folder.length > best.length)) best = folder;
+  }
+  if (best) return known[best];
+  try { return projectIdForFolder(projectRootOf(abs)); } catch { return undefined; }
 }
 
 export async function handleHook(engine: MemoryEngine, input: HookInput, deps: HookDeps): Promise<HookOutcome> {
   const conversation = conversationOfSession(input.agent, input.sessionId);
-  const project = (deps.projectOf ?? defaultProjectOf)(input.cwd);
+  const project = deps.projectOf ? deps.projectOf(input.cwd) : defaultProjectOf(input.cwd, deps.state.knownWorkspaces());
   const log = { event: input.event, agent: input.agent, conversation };
   if (!engine.settings.enabled) return { output: '', log: { ...log, outcome: 'disabled' } };
 

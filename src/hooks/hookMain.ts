@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const raw = await readStdin();
   if (raw !== undefined && process.env.VSCODE_MEMORY_HOOK_NO_SOCKET !== '1') {
     const storeDir = path.resolve(flag(argv, 'store') ?? defaultStoreDir(process.env));
-    const answer = await askExtension(hookSocketPath(storeDir), { raw, event: flag(argv, 'event'), agent: flag(argv, 'agent') }, SOCKET_MS);
+    const answer = await askExtension(flag(argv, 'socket') ?? hookSocketPath(storeDir), { raw, event: flag(argv, 'event'), agent: flag(argv, 'agent') }, SOCKET_MS);
     if (answer) { exitAfter(answer.output ? answer.output + '\n' : ''); return; }
   }
   // The cold path: the whole engine, in this process (it logs; a bad or missing stdin is logged there too).

@@ -92,6 +92,24 @@ export class HookState {
     }
   }
 
+  /** Workspace folders an extension window had open → their project ids (so the cold path agrees with it). */
+  knownWorkspaces(): Record<string, string> {
+    try {
+      const v = JSON.parse(readFileSync(path.join(this.dir, 'workspaces.json'), 'utf8')) as unknown;
+      if (typeof v !== 'object' || v === null) return {};
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    } catch {
+      return {};
+    }
+  }
+
+  rememberWorkspace(folder: string, project: string): void {
+    const all = this.knownWorkspaces();
+    if (all[folder] === project) return;
+    all[folder] = project;
+    try { atomicWrite(path.join(this.ensure(), 'workspaces.json'), JSON.stringify(all, null, 1)); } catch { /* the cold path derives instead */ }
+  }
+
   /** One log line: event, agent, codes and counts — never memory text. */
   log(fields: Record<string, string | number | boolean | undefined>): void {
     try {

@@ -5,7 +5,7 @@
 // one chat is recalled into the next chat's request (UserPromptSubmit) and the first chat's turns are recorded
 // once (Stop).
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -24,13 +24,20 @@ const hookLog = (api: MemoryExtensionApi) => {
   try { return readFileSync(path.join(api.agents.storeDir, 'hooks', 'hook.log'), 'utf8'); } catch { return ''; }
 };
 
-/** Runs a hooks-file command the way an agent does: `sh -c`, JSON on stdin, and no node on PATH. */
-function runHookCommand(command: string, input: unknown, extraEnv: Record<string, string> = {}): { code: number | null; stdout: string } {
-  const r = spawnSync('/bin/sh', ['-c', command], {
-    input: JSON.stringify(input), encoding: 'utf8', timeout: 30_000,
-    env: { HOME: homedir(), PATH: '/nonexistent', ...extraEnv },
+/**
+ * Runs a hooks-file command the way an agent does: `sh -c`, JSON on stdin, no node on PATH. Asynchronously: the
+ * extension answering on its socket lives in this very process, so a blocking spawn would starve it.
+ */
+function runHookCommand(command: string, input: unknown, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], { env: { HOME: homedir(), PATH: '/nonexistent', ...extraEnv } });
+    let stdout = '';
+    const timer = setTimeout(() => { child.kill(); reject(new Error('the hook command did not exit within 30 s')); }, 30_000);
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8'); });
+    child.on('error', reject);
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout }); });
+    child.stdin.end(JSON.stringify(input));
   });
-  return { code: r.status, stdout: r.stdout };
 }
 
 describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function () {
@@ -83,14 +90,14 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     await engine.remember({ text: `The connect test marker ${uid} names the staging database host db-staging-7.`, project: readProjectContext().project });
     const prompt = { timestamp: new Date().toISOString(), hook_event_name: 'UserPromptSubmit', session_id: uid, transcript_path: path.join(home, 'none.jsonl'), cwd: workspace().uri.fsPath, prompt: 'what is the staging database host?' };
     // Through the running extension's socket…
-    const viaSocket = runHookCommand(copilotDoc.hooks.userPromptSubmitted![0]!.bash, prompt);
+    const viaSocket = await runHookCommand(copilotDoc.hooks.userPromptSubmitted![0]!.bash, prompt);
     assert.equal(viaSocket.code, 0);
     const ctx = (JSON.parse(viaSocket.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     assert.match(ctx, new RegExp(`${uid}.*db-staging-7`));
     assert.match(hookLog(api).trim().split('\n').at(-1)!, /event=UserPromptSubmit agent=copilot-vscode .*path=extension/);
     // …and by opening the store itself (no extension answering), with Claude Code's command.
     const claudeCommand = settings.hooks.UserPromptSubmit!.at(-1)!.hooks[0]!.command;
-    const cold = runHookCommand(claudeCommand, { ...prompt, session_id: `${uid}-cold` }, { VSCODE_MEMORY_HOOK_NO_SOCKET: '1' });
+    const cold = await runHookCommand(claudeCommand, { ...prompt, session_id: `${uid}-cold` }, { VSCODE_MEMORY_HOOK_NO_SOCKET: '1' });
     assert.equal(cold.code, 0);
     assert.match((JSON.parse(cold.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /db-staging-7/);
     assert.match(hookLog(api).trim().split('\n').at(-1)!, /agent=claude-code .*path=process/);
@@ -149,7 +156,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       const model = (await vscode.lm.selectChatModels({ vendor: VENDOR }))[0]!;
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
       await vscode.commands.executeCommand('workbench.action.chat.open', {
-        query: `Please remember this: ${FACT}`, mode: 'agent', modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
+        query: `Please remember this: ${FACT}`, modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
       });
       const told = server.chats.find((r) => !isCapture(r) && lastUser(r).includes(FACT));
       assert.ok(told, 'Copilot\'s agent sent the first prompt to the bridge model');
@@ -166,7 +173,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
       const before = server.chats.length;
       await vscode.commands.executeCommand('workbench.action.chat.open', {
-        query: 'When does the release train leave?', mode: 'agent', modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
+        query: 'When does the release train leave?', modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
       });
       const asked = server.chats.slice(before).find((r) => !isCapture(r) && /When does the release train leave/.test(lastUser(r)));
       assert.ok(asked, 'the second chat reached the bridge model');

@@ -54,6 +54,7 @@ export interface AgentHooksDeps {
 export class AgentHooks implements vscode.Disposable {
   readonly storeDir: string;
   readonly launcher: LauncherPaths;
+  readonly socketPath: string;
   private readonly state: HookState;
   private server: HookSocketServer | undefined;
   private retry: NodeJS.Timeout | undefined;
@@ -65,6 +66,7 @@ export class AgentHooks implements vscode.Disposable {
     const bin = path.join(this.storeDir, 'bin');
     this.launcher = { sh: path.join(bin, 'memory-hook'), cmd: path.join(bin, 'memory-hook.cmd') };
     this.state = new HookState(this.storeDir);
+    this.socketPath = hookSocketPath(this.storeDir);
   }
 
   private get home(): string { return this.deps.home?.() ?? homedir(); }
@@ -75,8 +77,14 @@ export class AgentHooks implements vscode.Disposable {
   writeLauncher(): void {
     const s = launcherScripts({
       execPath: process.execPath, hookJs: path.join(this.context.extensionPath, 'dist', 'hook.js'),
-      storeDir: this.storeDir, vaultDir: path.resolve(this.deps.vaultPath()),
+      storeDir: this.storeDir, vaultDir: path.resolve(this.deps.vaultPath()), socket: this.socketPath,
     });
+    // The cold path (no window answering) maps a cwd to this window's project, memory.projectId included.
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (folder.uri.scheme !== 'file') continue;
+      const project = folder === vscode.workspace.workspaceFolders![0] ? readProjectContext().project : undefined;
+      if (project) this.state.rememberWorkspace(path.resolve(folder.uri.fsPath), project);
+    }
     mkdirSync(path.dirname(this.launcher.sh), { recursive: true, mode: 0o700 });
     for (const [file, text, mode] of [[this.launcher.sh, s.sh, 0o700], [this.launcher.cmd, s.cmd, 0o600]] as const) {
       const tmp = `${file}.${process.pid}.tmp`;
@@ -89,7 +97,7 @@ export class AgentHooks implements vscode.Disposable {
   /** Starts answering hooks over the local socket (a live socket of another window is left to it). */
   async listen(): Promise<boolean> {
     if (this.disposed || this.server) return !!this.server;
-    const server = new HookSocketServer(hookSocketPath(this.storeDir), (req) => this.answer(req.raw, req.event, req.agent));
+    const server = new HookSocketServer(this.socketPath, (req) => this.answer(req.raw, req.event, req.agent));
     let ok = false;
     try {
       ok = await server.listen();
@@ -143,7 +151,7 @@ export class AgentHooks implements vscode.Disposable {
       const rel = path.relative(folder.uri.fsPath, path.resolve(cwd));
       if (!rel.startsWith('..') && !path.isAbsolute(rel)) return readProjectContext().project;
     }
-    return defaultProjectOf(cwd);
+    return defaultProjectOf(cwd, this.state.knownWorkspaces());
   }
 
   private records(): Partial<Record<AgentTarget, ConnectionRecord>> {
@@ -232,7 +240,7 @@ export function registerAgentHooks(context: vscode.ExtensionContext, deps: Agent
   try { hooks.writeLauncher(); } catch (e) { deps.logger.warn('hooks.launcher_failed', { code: (e as NodeJS.ErrnoException).code ?? 'error' }); }
   void hooks.listen();
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('memory.vaultPath')) { try { hooks.writeLauncher(); } catch { /* logged at the next connect */ } }
+    if (e.affectsConfiguration('memory.vaultPath') || e.affectsConfiguration('memory.projectId')) { try { hooks.writeLauncher(); } catch { /* logged at the next connect */ } }
   }));
   const register = commandRegistrar(context, deps.logger);
   const targetsArg = (v: unknown): AgentTarget[] | undefined =>
