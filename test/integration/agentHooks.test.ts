@@ -114,6 +114,8 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
 
   describe('end to end with Copilot\'s agent (Agent mode, bridge model, scripted server)', () => {
     let server: FakeOpenAiServer;
+    /** Fires after the scripted server recorded a request (tests wait on it, never sleep). */
+    const serverRecorded = new vscode.EventEmitter<void>();
     const cfg = () => vscode.workspace.getConfiguration('memory');
 
     /** The scripted model: plain text answers (no tool calls); capture gets no notes. */
@@ -130,7 +132,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     }
 
     before(async () => {
-      server = await FakeOpenAiServer.start(answer);
+      server = await FakeOpenAiServer.start((req) => { setImmediate(() => serverRecorded.fire()); return answer(req); });
       await cfg().update('localModels', [{ name: 'Stub Local', baseUrl: server.baseUrl, model: 'stub-model', contextWindow: 32768 }], vscode.ConfigurationTarget.Global);
       // The bridge model appears once the setting reached the provider (an event, not a sleep).
       if (!(await vscode.lm.selectChatModels({ vendor: VENDOR })).length) {
@@ -158,8 +160,10 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       await vscode.commands.executeCommand('workbench.action.chat.open', {
         query: `Please remember this: ${FACT}`, modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
       });
-      const told = server.chats.find((r) => !isCapture(r) && lastUser(r).includes(FACT));
-      assert.ok(told, 'Copilot\'s agent sent the first prompt to the bridge model');
+      // Copilot's agent sends the user's words inside its own prompt (content parts, <userRequest> tags).
+      const told = await until(serverRecorded.event, () => server.chats.find((r) => !isCapture(r) && textOf(r).includes(FACT)), 'Copilot\'s agent to send the first prompt to the bridge model', 60_000)
+        .catch((e: Error) => { throw new Error(`${e.message}; the server saw ${server.chats.length} chat request(s): ${server.chats.map((r) => textOf(r).slice(-300).replace(/\s+/g, ' ')).join(' | ')}`); });
+      assert.ok(told);
       // The Stop hook records the turn (through the socket, in this window's engine).
       const recorded = await until(engine.onDidChange, () => {
         const t = agentTurns().filter((i) => i.role === 'user' && engine.writer.textOf(i).includes(FACT));
@@ -175,7 +179,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       await vscode.commands.executeCommand('workbench.action.chat.open', {
         query: 'When does the release train leave?', modelSelector: { vendor: model.vendor, id: model.id }, blockOnResponse: true,
       });
-      const asked = server.chats.slice(before).find((r) => !isCapture(r) && /When does the release train leave/.test(lastUser(r)));
+      const asked = await until(serverRecorded.event, () => server.chats.slice(before).find((r) => !isCapture(r) && /When does the release train leave/.test(textOf(r))), 'the second chat to reach the bridge model', 60_000);
       assert.ok(asked, 'the second chat reached the bridge model');
       const sent = textOf(asked);
       assert.match(sent, /<memory-context>[\s\S]*second Thursday at 14:00 UTC[\s\S]*<\/memory-context>/, 'the hook\'s recall block carries the fact into the request');
