@@ -77,6 +77,8 @@ const nodeEntries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, metafile: true },
+  // The agent hooks' entry: the socket client alone (it requires dist/cli.js only when no extension answers).
+  { entryPoints: ['src/hooks/hookMain.ts'], outfile: 'dist/hook.js' },
 ];
 // The benchmarks: their own bundle (lunr, the LoCoMo harness), never in the .vsix.
 const benchEntry = { entryPoints: ['test/bench/run.ts'], outfile: 'dist/bench.js' };

@@ -11,6 +11,7 @@ import { NOTE_KINDS, type NoteKind } from './engine/types';
 import { gate } from './engine/write/poisonGate';
 import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
+import { runHookCommand } from './hooks/hookCommand';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -142,8 +143,8 @@ const COMMANDS: Record<string, Command> = {
     run: async (p, c) => {
       const message = p.positionals.join(' ');
       const engine = await c.engine();
+      // A conversation id never seen before is a new conversation in the given project (a script's first turn).
       const ctx = readCtx(p);
-      if (ctx.conversation) engine.recaller.resolve(ctx); // an unknown conversation is refused, not widened
       const r = await engine.recall({ ...ctx, message, window: intOpt(p.values.window, 'window', 1, 100_000_000), canUseTools: p.values['no-tools'] !== true });
       return { block: r.block, items: r.items, ...(r.reason ? { reason: r.reason } : {}) };
     },
@@ -328,9 +329,12 @@ function loadBenchmarks(): BenchmarksModule {
   return (module.require as (id: string) => BenchmarksModule)(file);
 }
 
+const HOOK_USAGE = 'hook [--agent copilot|claude-code] [--event NAME]';
+
 function usage(): string {
   const lines = ['usage: vscode-memory <command> [options] [--store DIR] [--vault DIR] [--json] [--verbose]', '', 'commands:'];
   for (const cmd of Object.values(COMMANDS)) lines.push(`  ${cmd.usage.padEnd(44)} ${cmd.summary}`);
+  lines.push(`  ${HOOK_USAGE.padEnd(44)} an agent hook: JSON on stdin, context (or nothing) on stdout, always exit 0`);
   return lines.join('\n');
 }
 
@@ -385,9 +389,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-export { COMMON_OPTIONS };
+export { COMMON_OPTIONS, runHookCommand };
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === 'hook') {
+  // An agent waits for the hook's exit: answer, then exit at once (open timers of the store don't hold it).
+  let output = '';
+  void runHookCommand(process.argv.slice(3), { stdin: process.stdin, out: (s) => { output += s + '\n'; }, env: process.env })
+    .then((code) => (output ? process.stdout.write(output, () => process.exit(code)) : process.exit(code)));
+} else if (require.main === module) {
   void runCli(process.argv.slice(2), {
     out: (s) => process.stdout.write(s + '\n'),
     err: (s) => process.stderr.write(s + '\n'),

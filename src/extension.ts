@@ -16,6 +16,7 @@ import { registerConsolidateCommand } from './vscode/commands/consolidateCommand
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
 import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
+import { registerAgentHooks, type AgentHooks } from './vscode/agents/connectAgents';
 import { registerVaultCommands } from './vscode/commands/vaultCommands';
 import { EngineHost } from './vscode/engineHost';
 import { EmbedderController } from './vscode/embedderController';
@@ -49,10 +50,13 @@ export interface MemoryExtensionApi extends MemoryApiV1 {
   readonly embedder: EmbedderController;
   /** The open dashboard panel, if any (opened by `memory.openDashboard`). */
   dashboard(): DashboardPanel | undefined;
+  /** The agent hooks: launcher, local socket, Connect / Disconnect Agents. */
+  readonly agents: AgentHooks;
 }
 
 let host: EngineHost | undefined;
 let chatParticipant: MemoryParticipant | undefined;
+let agentHooks: AgentHooks | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<MemoryExtensionApi> {
   const logger = new OutputChannelLogger();
@@ -67,7 +71,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     host = engineHost;
     context.subscriptions.push(engineHost);
 
-    registerStatusCommand(context, { settings: () => settings, vaultPath, logger, host: engineHost });
+    const agents = registerAgentHooks(context, { host: engineHost, logger, settings: () => settings, vaultPath });
+    agentHooks = agents;
+    registerStatusCommand(context, { settings: () => settings, vaultPath, logger, host: engineHost, agents: () => agents.status() });
     registerVaultCommands(context, engineHost, logger);
     const views = registerVaultViews(context, engineHost, logger);
     const statusBar = new MemoryStatusBar(engineHost, () => settings, logger);
@@ -120,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
     const api = createMemoryApi({ host: engineHost, enabled: () => settings.enabled, project, logger });
     return { version: api.version, recall: api.recall, recordTurn: api.recordTurn, views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
-      dashboard: () => DashboardPanel.current };
+      dashboard: () => DashboardPanel.current, agents };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });
@@ -136,5 +142,7 @@ export async function deactivate(): Promise<void> {
   // Saves still in flight reach the store before it closes.
   await chatParticipant?.drain().catch(() => undefined);
   chatParticipant = undefined;
+  await agentHooks?.drain().catch(() => undefined);
+  agentHooks = undefined;
   await h?.close();
 }

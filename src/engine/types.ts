@@ -73,7 +73,7 @@ export function kindOfId(id: string): ItemKind | undefined {
 export type Role = 'user' | 'assistant' | 'tool' | 'thinking' | 'system';
 
 /** Which part of the product an item came through. */
-export type EntryPath = 'participant' | 'tool' | 'command' | 'cli' | 'capture' | 'consolidation' | 'import' | 'vault' | 'bench' | 'api';
+export type EntryPath = 'participant' | 'tool' | 'command' | 'cli' | 'hook' | 'capture' | 'consolidation' | 'import' | 'vault' | 'bench' | 'api';
 
 /** The scope a conversation may see (SPEC R-MEM-5): its project, its project type and global memory. */
 export interface Scope {

@@ -1,12 +1,10 @@
 // Typed getters for the `memory.*` settings (SPEC §10). The only place that calls
 // getConfiguration: the engine receives plain EngineSettings. A value of the wrong type
 // falls back to its default and is reported, so a typo in settings.json never breaks activation.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_SETTINGS, type EmbedderDownload, type EngineSettings, type LocalModelSetting } from '../engine/settings';
 import type { Logger } from '../engine/host';
+import { cleanProjectId, gitOriginIdentity, projectIdOf } from '../hooks/projectId';
 
 export const SECTION = 'memory';
 
@@ -110,26 +108,18 @@ export function readProjectContext(): ProjectContext {
   return { project, projectType };
 }
 
-function cleanProjectId(s: string): string {
-  return s.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
-}
-
 const derivedIds = new Map<string, string>();
 
-/** `<folder name>-<6 hex>`; the hash covers the git origin URL when there is one, else the folder URI. */
+/**
+ * `<folder name>-<6 hex>`; the hash covers the git origin URL when there is one, else the folder URI
+ * (hooks/projectId.ts, shared with the agent hooks, which derive the same id from their cwd).
+ */
 export function derivedProjectId(name: string, uri: vscode.Uri): string {
   const key = uri.toString();
   let id = derivedIds.get(key);
   if (id) return id;
-  let identity = key;
-  if (uri.scheme === 'file') {
-    try {
-      const gitConfig = readFileSync(join(uri.fsPath, '.git', 'config'), 'utf8');
-      const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(gitConfig)?.[1];
-      if (origin) identity = origin.replace(/\.git$/, '').replace(/^[a-z]+:\/\/([^@/]+@)?/i, '').replace(/^[^@]+@([^:]+):/, '$1/');
-    } catch { /* not a git repository: the folder's location identifies it */ }
-  }
-  id = `${cleanProjectId(name) || 'workspace'}-${createHash('sha256').update(identity).digest('hex').slice(0, 6)}`;
+  const identity = (uri.scheme === 'file' ? gitOriginIdentity(uri.fsPath) : undefined) ?? key;
+  id = projectIdOf(name, identity);
   derivedIds.set(key, id);
   return id;
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
+import { agentsLine, type AgentStatus } from '../agents/connectAgents';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
 
@@ -27,6 +28,8 @@ export interface StatusFigures {
   card?: EngineStatus;
   /** Error code when the engine could not open (or its card could not be read). */
   error?: string;
+  /** Agents connected through hooks and when each last recorded a turn. */
+  agents?: AgentStatus[];
 }
 
 /** The engine's own figures when it is open; settings alone (plus the error) otherwise. */
@@ -75,15 +78,17 @@ export function statusLine(s: StatusFigures): string {
   if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
   const health = s.card ? ` · headroom ${s.card.health.level}` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}`;
+  const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${agents}`;
 }
 
 export function registerStatusCommand(
   context: vscode.ExtensionContext,
-  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost },
+  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; agents?: () => AgentStatus[] },
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_STATUS_COMMAND, async () => {
     const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath());
+    if (deps.agents) { try { figures.agents = deps.agents(); } catch { /* status without agents */ } }
     deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '' });
     // Not awaited: the message resolves only when dismissed, and callers want the figures now.
     void vscode.window.showInformationMessage(statusLine(figures));
