@@ -6,6 +6,7 @@ import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
+import type { ProjectStatus } from '../config';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
 
@@ -27,11 +28,14 @@ export interface StatusFigures {
   card?: EngineStatus;
   /** Error code when the engine could not open (or its card could not be read). */
   error?: string;
+  /** The project in use, where it came from, a workspace-provided one awaiting confirmation, Restricted Mode. */
+  project?: ProjectStatus;
 }
 
 /** The engine's own figures when it is open; settings alone (plus the error) otherwise. */
-export async function collectStatusFigures(host: EngineHost, settings: EngineSettings, vaultPath: string): Promise<StatusFigures> {
+export async function collectStatusFigures(host: EngineHost, settings: EngineSettings, vaultPath: string, project?: ProjectStatus): Promise<StatusFigures> {
   const base: StatusFigures = {
+    project,
     enabled: settings.enabled,
     embedder: null,
     embedderReason: null,
@@ -72,19 +76,30 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
 }
 
 export function statusLine(s: StatusFigures): string {
-  if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
+  const trust = projectNotes(s.project).map((n) => ` · ${n}`).join('');
+  if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})${trust}`;
   const health = s.card ? ` · headroom ${s.card.health.level}` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}`;
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${trust}`;
+}
+
+/** One sentence each for Restricted Mode and a workspace-provided project awaiting confirmation (issue #12). */
+export function projectNotes(p: ProjectStatus | undefined): string[] {
+  if (!p) return [];
+  const out: string[] = [];
+  if (p.restricted) out.push('Restricted Mode: answering from your own memory; nothing is loaded from this workspace');
+  if (p.pending?.projectId) out.push(`workspace asks for project "${p.pending.projectId}" (not used until you confirm)`);
+  if (p.pending?.projectType) out.push(`workspace asks for project type "${p.pending.projectType}" (not used until you confirm)`);
+  return out;
 }
 
 export function registerStatusCommand(
   context: vscode.ExtensionContext,
-  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost },
+  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; project?: () => ProjectStatus },
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_STATUS_COMMAND, async () => {
-    const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath());
-    deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '' });
+    const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath(), deps.project?.());
+    deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '', restricted: !!figures.project?.restricted });
     // Not awaited: the message resolves only when dismissed, and callers want the figures now.
     void vscode.window.showInformationMessage(statusLine(figures));
     return figures;
