@@ -97,7 +97,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     context.subscriptions.push(localModels, vscode.lm.registerLanguageModelChatProvider(LOCAL_VENDOR, localModels));
     registerAddLocalModelCommand(context, logger, keys);
     registerRemoveLocalModelCommand(context, logger, keys);
-    context.subscriptions.push(vscode.commands.registerCommand(CONFIRM_WORKSPACE_PROJECT_COMMAND, () => projectScope.confirm()));
+    // Confirms the workspace's pending project id/type for this workspace; `{ revoke: true }` forgets the confirmation.
+    context.subscriptions.push(vscode.commands.registerCommand(CONFIRM_WORKSPACE_PROJECT_COMMAND, async (arg?: { revoke?: boolean }) => {
+      try {
+        return await (arg?.revoke ? projectScope.revoke() : projectScope.confirm());
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Memory: ${isMemoryError(e) ? e.message : 'the project setting could not be confirmed'}`);
+        return undefined;
+      }
+    }));
     const turns = new TurnRegistry();
     registerMemoryTools(context, { host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn) });
     const participant = new MemoryParticipant({ host: engineHost, turns, logger, settings: () => settings, project }, context.extensionUri);

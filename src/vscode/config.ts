@@ -220,6 +220,19 @@ export class ProjectScope implements vscode.Disposable {
     return this.status();
   }
 
+  /** Forgets every workspace-provided id/type confirmed for this workspace (it is pending again). */
+  async revoke(): Promise<ProjectStatus> {
+    const key = this.workspaceKey();
+    if (key) {
+      const all = { ...this.associations() };
+      delete all[key];
+      await this.memento.update(ASSOCIATIONS_KEY, all);
+      this.logger.info('project.revoked', {});
+      this.changed.fire();
+    }
+    return this.status();
+  }
+
   /** Trust or folders changed: derive again (the origin may now be readable, or no longer). */
   reset(): void {
     this.derivedIds.clear();

@@ -17,7 +17,9 @@ function findTests(dir: string, out: string[] = []): string[] {
 export async function run(): Promise<void> {
   // 60 s per test: the first command in a fresh extension host can wait on activation.
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true });
-  for (const file of findTests(__dirname)) mocha.addFile(file);
+  // Restricted Mode files run only in the runner's --restricted pass (workspace untrusted), and only they do.
+  const restricted = process.env.MEMORY_TEST_RESTRICTED === '1';
+  for (const file of findTests(__dirname)) if (file.endsWith('.restricted.test.js') === restricted) mocha.addFile(file);
   // Plain require (not loadFilesAsync's import()): the extension host resolves 'vscode' for require.
   await new Promise<void>((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));

@@ -37,6 +37,7 @@ const steps = [
   { name: 'lint', cmd: node, args: [bin('eslint', 'bin/eslint.js'), '-c', 'test/eslint.config.mjs', 'src', 'test'] },
   { name: 'unit', cmd: node, args: [bin('mocha', 'bin/mocha.js'), '--config', 'test/unit/.mocharc.json'], mocha: true },
   { name: 'integration', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build'], mocha: true },
+  { name: 'integration (Restricted Mode)', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build', '--restricted'], mocha: true },
   // Last: the production build for the .vsix replaces dist/ and empties out/.
   { name: 'vsix', cmd: node, args: [join(ROOT, 'test/tools/vsixCheck.mjs')], check: true },
 ];
