@@ -79,7 +79,6 @@ export class MemoryStatusBar implements vscode.Disposable {
       // Restricted Mode and a workspace-provided project awaiting confirmation: said once, here (issue #12).
       const notes = projectNotes(this.project?.());
       for (const n of notes) tip.appendMarkdown(`${n.charAt(0).toUpperCase()}${n.slice(1)}.  \n`);
-      if (notes.length && !this.item.text.includes('$(shield)')) this.item.text = `$(shield) ${this.item.text.replace(/^\$\(database\) /, '')}`;
       tip.appendMarkdown('Click to open the dashboard.');
       if (health === 'warn') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       if (health === 'critical') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');

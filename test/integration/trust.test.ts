@@ -118,9 +118,10 @@ describe('A workspace cannot steer memory (hostile .vscode/settings.json)', func
     assert.equal(api.settings().recallIncludeSecrets, false);
     const dir = mkdtempSync(path.join(tmpdir(), 'memory-trust-'));
     const file = path.join(dir, 'keys.md');
-    writeFileSync(file, '# Staging access\n\n## Keys\nThe quokkaville staging api key: sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\n');
+    writeFileSync(file, '# Quokkaville staging access\n\nThe quokkaville staging api key: sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\n');
     const loaded = await vscode.commands.executeCommand<{ secret: number; ids: string[] }>('memory.loadDocument', vscode.Uri.file(file));
     assert.equal(loaded.secret, 1, 'the section with the key is tagged as secret');
+    assert.equal(loaded.ids.length, 1, 'one section: the secret one');
     const engine = await api.engine();
     const search = async () => (await engine.search('quokkaville staging api key', { project: api.project().project })).filter((h) => loaded.ids.includes(h.id));
     assert.deepEqual(await search(), [], 'the secret section is not found');
