@@ -175,7 +175,7 @@ function stripFrontMatter(s: string): string {
 
 async function readInput(input: LoadDocumentInput): Promise<{ text: string; document: string; docTitle: string; source: string | null }> {
   if (!input || typeof input !== 'object') throw new MemoryError('E_BAD_INPUT', 'give a document path or its text');
-  if ([input.path, input.text, input.file].filter((v) => v !== undefined).length !== 1) throw new MemoryError('E_BAD_INPUT', 'give either a document path or its text, not both');
+  if ([input.path, input.text, input.file].filter((v) => v !== undefined).length !== 1) throw new MemoryError('E_BAD_INPUT', 'give exactly one of: a document path, its text, or a file read by the caller');
   if (input.title !== undefined && (typeof input.title !== 'string' || !input.title.trim() || input.title.length > 300)) {
     throw new MemoryError('E_BAD_INPUT', 'the document title must be text of 1–300 characters');
   }
