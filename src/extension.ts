@@ -50,6 +50,8 @@ export interface MemoryExtensionApi {
   projectStatus(): ProjectStatus;
   /** Resolves once the project id is derived (the git origin read). */
   projectReady(): Promise<void>;
+  /** The vault language client (its `current` is undefined while no server runs). */
+  readonly language: MemoryLanguageClient;
 }
 
 export const CONFIRM_WORKSPACE_PROJECT_COMMAND = 'memory.confirmWorkspaceProject';
@@ -117,7 +119,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerQuarantineCommands(context, { host: engineHost, logger });
     registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
     registerDashboard(context, { host: engineHost, settings: () => settings, logger });
-    context.subscriptions.push(new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) }));
+    const language = new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) });
+    context.subscriptions.push(language);
 
     context.subscriptions.push(onDidChangeSettings(() => {
       const before = settings;
@@ -146,7 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     void projectReady.then(() => engineHost.start());
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? ''), restricted: !vscode.workspace.isTrusted });
     return { views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
-      dashboard: () => DashboardPanel.current, project, projectStatus: () => projectScope.status(), projectReady: () => projectReady };
+      dashboard: () => DashboardPanel.current, project, projectStatus: () => projectScope.status(), projectReady: () => projectReady, language };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });

@@ -3,13 +3,14 @@
 // workspace — no settings (not even the project id, and no prompt about it), no documents, no git origin — and
 // says so in its status.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
 import { statusLine } from '../../src/vscode/commands/statusCommand';
 import { activated, userSettingsLoaded } from './api';
+import { until } from './waitFor';
 
 describe('Restricted Mode: memory answers from the user\'s memory and loads nothing from the workspace', function () {
   this.timeout(90_000);
@@ -55,5 +56,25 @@ describe('Restricted Mode: memory answers from the user\'s memory and loads noth
     const log = process.env.MEMORY_TEST_HOSTILE_LOG ?? '';
     assert.equal(readFileSync(log, 'utf8'), '');
     assert.ok(!existsSync(process.env.MEMORY_TEST_HOSTILE_VAULT ?? ''));
+  });
+
+  it('starts no vault language server on files inside the workspace, even when the user\'s vault lies there', async () => {
+    const api = await activated();
+    const ws = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(ws);
+    const cfg = vscode.workspace.getConfiguration('memory');
+    const inside = path.join(ws.uri.fsPath, 'my-notes');
+    mkdirSync(path.join(inside, 'semantic'), { recursive: true });
+    const note = path.join(inside, 'semantic', 'inside.md');
+    writeFileSync(note, '---\nkind: user\nsummary: A note inside the workspace\n---\nSee [[nowhere-note]].\n');
+    await cfg.update('vaultPath', inside, vscode.ConfigurationTarget.Global);
+    try {
+      await until(api.host.onDidOpen, () => api.host.current?.vaultDir === path.resolve(inside), 'the engine on the vault inside the workspace');
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(note)));
+      assert.equal(api.language.current, undefined, 'no language server runs on a workspace file in Restricted Mode');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await cfg.update('vaultPath', process.env.MEMORY_TEST_VAULT, vscode.ConfigurationTarget.Global);
+    }
   });
 });
