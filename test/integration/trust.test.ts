@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryExtensionApi } from '../../src/extension';
-import { derivedProjectId, gitOriginOf } from '../../src/vscode/config';
+import { derivedProjectId, gitOriginOf, SETTING_KEYS } from '../../src/vscode/config';
+import type { EngineSettings } from '../../src/engine/settings';
 import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
@@ -74,6 +75,16 @@ describe('A workspace cannot steer memory (hostile .vscode/settings.json)', func
     // The fixture really is there: VS Code sees the workspace's settings file.
     const ws = vscode.workspace.workspaceFolders?.[0];
     assert.ok(ws && existsSync(path.join(ws.uri.fsPath, '.vscode', 'settings.json')), 'the workspace carries .vscode/settings.json');
+  });
+
+  it('no engine setting takes the workspace\'s value (embedder model and download, enabled, capture, raw record, tools …)', () => {
+    const settings = api.settings();
+    for (const [field, key] of Object.entries(SETTING_KEYS) as [keyof EngineSettings, string][]) {
+      const i = cfg().inspect(key);
+      const mine = i?.globalValue !== undefined ? i.globalValue : i?.defaultValue;
+      assert.deepEqual(settings[field], mine, `memory.${key} is the user's value or the default`);
+    }
+    assert.equal(settings.embedderModel === 'attacker/any-model' || settings.embedderDownload === 'always' || !settings.enabled, false);
   });
 
   it('memory.localModels + backgroundModel from the workspace: its server is not offered and receives nothing; the user\'s model answers and captures', async () => {
