@@ -102,7 +102,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     // Confirms the workspace's pending project id/type for this workspace; `{ revoke: true }` forgets the confirmation.
     context.subscriptions.push(vscode.commands.registerCommand(CONFIRM_WORKSPACE_PROJECT_COMMAND, async (arg?: { revoke?: boolean }) => {
       try {
-        return await (arg?.revoke ? projectScope.revoke() : projectScope.confirm());
+        if (arg?.revoke) return await projectScope.revoke();
+        const before = projectScope.status();
+        const after = await projectScope.confirm();
+        void vscode.window.showInformationMessage(before.pending
+          ? `Memory now uses ${after.project ? `project "${after.project}"` : 'the workspace\'s project setting'} in this workspace.`
+          : 'Memory: this workspace\'s settings ask for no other project.');
+        return after;
       } catch (e) {
         void vscode.window.showErrorMessage(`Memory: ${isMemoryError(e) ? e.message : 'the project setting could not be confirmed'}`);
         return undefined;
