@@ -5,8 +5,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { OutputChannelLogger } from './vscode/log';
-import { onDidChangeSettings, readEngineSettings, readProjectContext, readVaultPath } from './vscode/config';
-import { registerAddLocalModelCommand } from './vscode/bridge/addLocalModelCommand';
+import { onDidChangeSettings, ProjectScope, readEngineSettings, readUserLocalModels, readVaultPath, type ProjectContext, type ProjectStatus } from './vscode/config';
+import { registerAddLocalModelCommand, registerRemoveLocalModelCommand } from './vscode/bridge/addLocalModelCommand';
+import { LocalModelKeys } from './vscode/bridge/localModelKeys';
 import { LOCAL_VENDOR, LocalModelProvider } from './vscode/bridge/localModelProvider';
 import { MemoryParticipant } from './vscode/chat/memoryParticipant';
 import { TurnRegistry } from './vscode/chat/turnRegistry';
@@ -52,7 +53,16 @@ export interface MemoryExtensionApi extends MemoryApiV1 {
   dashboard(): DashboardPanel | undefined;
   /** The agent hooks: launcher, local socket, Connect / Disconnect Agents. */
   readonly agents: AgentHooks;
+  /** The project this window's memory belongs to, and where it came from (status). */
+  project(): ProjectContext;
+  projectStatus(): ProjectStatus;
+  /** Resolves once the project id is derived (the git origin read). */
+  projectReady(): Promise<void>;
+  /** The vault language client (its `current` is undefined while no server runs). */
+  readonly language: MemoryLanguageClient;
 }
+
+export const CONFIRM_WORKSPACE_PROJECT_COMMAND = 'memory.confirmWorkspaceProject';
 
 let host: EngineHost | undefined;
 let chatParticipant: MemoryParticipant | undefined;
@@ -63,6 +73,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
   context.subscriptions.push(logger);
   try {
     let settings = readEngineSettings(logger);
+    // The project identity: derived from the first folder (its git origin, read through vscode.workspace.fs);
+    // a workspace-provided id waits for confirmation; nothing from the workspace in Restricted Mode.
+    const projectScope = new ProjectScope(context.globalState, logger);
+    context.subscriptions.push(projectScope);
+    const projectReady = projectScope.refresh().catch(() => undefined);
     const vaultPath = () => readVaultPath(context.globalStorageUri);
     const engineHost = new EngineHost({
       storeDir: context.globalStorageUri.fsPath, vaultDir: vaultPath, settings: () => settings, logger,
@@ -71,12 +86,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     host = engineHost;
     context.subscriptions.push(engineHost);
 
-    const agents = registerAgentHooks(context, { host: engineHost, logger, settings: () => settings, vaultPath });
+    const agents = registerAgentHooks(context, { host: engineHost, logger, settings: () => settings, vaultPath, project: () => projectScope.current() });
     agentHooks = agents;
-    registerStatusCommand(context, { settings: () => settings, vaultPath, logger, host: engineHost, agents: () => agents.status() });
+    registerStatusCommand(context, {
+      settings: () => settings, vaultPath, logger, host: engineHost, agents: () => agents.status(), project: () => projectScope.status(),
+    });
     registerVaultCommands(context, engineHost, logger);
     const views = registerVaultViews(context, engineHost, logger);
-    const statusBar = new MemoryStatusBar(engineHost, () => settings, logger);
+    const statusBar = new MemoryStatusBar(engineHost, () => settings, logger, () => projectScope.status());
     context.subscriptions.push(statusBar);
 
     // The embedder: chosen in the background after each engine open, and again when memory.embedder.* changes.
@@ -88,10 +105,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
       { dispose: embedder.onDidChange(() => statusBar.update()).dispose });
 
     // Chat: the local model bridge, the memory tools, the @memory participant and their commands.
-    const project = () => readProjectContext();
-    const localModels = new LocalModelProvider(() => settings.localModels, logger);
+    const project = () => projectScope.current();
+    // API keys of local model servers live in SecretStorage; the bridge sends them as bearer tokens.
+    const keys = new LocalModelKeys(context.secrets, context.globalState, logger);
+    const localModels = new LocalModelProvider(() => settings.localModels, logger, (e) => keys.get(e));
     context.subscriptions.push(localModels, vscode.lm.registerLanguageModelChatProvider(LOCAL_VENDOR, localModels));
-    registerAddLocalModelCommand(context, logger);
+    registerAddLocalModelCommand(context, logger, keys);
+    registerRemoveLocalModelCommand(context, logger, keys);
+    // Confirms the workspace's pending project id/type for this workspace; `{ revoke: true }` forgets the confirmation.
+    context.subscriptions.push(vscode.commands.registerCommand(CONFIRM_WORKSPACE_PROJECT_COMMAND, async (arg?: { revoke?: boolean }) => {
+      try {
+        if (arg?.revoke) return await projectScope.revoke();
+        const before = projectScope.status();
+        const after = await projectScope.confirm();
+        void vscode.window.showInformationMessage(before.pending
+          ? `Memory now uses ${after.project ? `project "${after.project}"` : 'the workspace\'s project setting'} in this workspace.`
+          : 'Memory: this workspace\'s settings ask for no other project.');
+        return after;
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Memory: ${isMemoryError(e) ? e.message : 'the project setting could not be confirmed'}`);
+        return undefined;
+      }
+    }));
     const turns = new TurnRegistry();
     registerMemoryTools(context, {
       host: engineHost, turns, logger, project, budget: createCallBudget(() => settings.toolsMaxCallsPerTurn), saveBudget: createSaveBudget(),
@@ -106,7 +141,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerQuarantineCommands(context, { host: engineHost, logger });
     registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
     registerDashboard(context, { host: engineHost, settings: () => settings, logger });
-    context.subscriptions.push(new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) }));
+    const language = new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) });
+    context.subscriptions.push(language);
 
     context.subscriptions.push(onDidChangeSettings(() => {
       const before = settings;
@@ -117,16 +153,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
       localModels.refresh();
       participant.settingsChanged();
       logger.info('settings.changed');
+      void keys.prune(readUserLocalModels()).catch(() => undefined);
       // A new vault folder means a new engine: get() reopens when the vault differs.
       const current = engineHost.current;
       if (current && current.vaultDir !== path.resolve(vaultPath())) engineHost.start();
     }));
 
-    engineHost.start();
-    logger.info('activated', { version: String(context.extension.packageJSON.version ?? '') });
+    // Trust granted or folders changed: derive the project again; the status says what changed.
+    context.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => { projectScope.reset(); statusBar.update(); }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => projectScope.reset()),
+      projectScope.onDidChange(() => statusBar.update()),
+    );
+
+    // The engine opens once the project id is known (reading `.git/config` is bounded to 2 s), so the first
+    // turns never file memory under a provisional id.
+    void projectReady.then(() => engineHost.start());
+    logger.info('activated', { version: String(context.extension.packageJSON.version ?? ''), restricted: !vscode.workspace.isTrusted });
     const api = createMemoryApi({ host: engineHost, enabled: () => settings.enabled, project, logger });
     return { version: api.version, recall: api.recall, recordTurn: api.recordTurn, views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
-      dashboard: () => DashboardPanel.current, agents };
+      dashboard: () => DashboardPanel.current, agents, project, projectStatus: () => projectScope.status(), projectReady: () => projectReady, language };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });

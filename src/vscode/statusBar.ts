@@ -7,6 +7,8 @@ import type { EngineSettings } from '../engine/settings';
 import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
 import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
+import type { ProjectStatus } from './config';
+import { projectNotes } from './commands/statusCommand';
 
 /** 500 ms: a burst of writes (a flush, a rebuild) updates the count once, still "live" to a person. */
 const UPDATE_DEBOUNCE_MS = 500;
@@ -29,7 +31,10 @@ export class MemoryStatusBar implements vscode.Disposable {
   private engineSub: { dispose(): void } | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly host: EngineHost, private readonly settings: () => EngineSettings, private readonly logger: Logger) {
+  constructor(
+    private readonly host: EngineHost, private readonly settings: () => EngineSettings, private readonly logger: Logger,
+    private readonly project?: () => ProjectStatus,
+  ) {
     this.item = vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Memory';
     this.item.command = OPEN_DASHBOARD_COMMAND;
@@ -71,6 +76,9 @@ export class MemoryStatusBar implements vscode.Disposable {
       tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHeadroom: ${health}  \n`);
       const embedder = head ? describeEmbedder(head.embedder) : undefined;
       if (embedder) tip.appendMarkdown(`Embedder: ${embedder}  \n`);
+      // Restricted Mode and a workspace-provided project awaiting confirmation: said once, here (issue #12).
+      const notes = projectNotes(this.project?.());
+      for (const n of notes) tip.appendMarkdown(`${n.charAt(0).toUpperCase()}${n.slice(1)}.  \n`);
       tip.appendMarkdown('Click to open the dashboard.');
       if (health === 'warn') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       if (health === 'critical') this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
 import type { MemoryExtensionApi } from '../../src/extension';
 import { fileUriString, projectIdForFolder } from '../../src/hooks/projectId';
-import { derivedProjectId, readProjectContext } from '../../src/vscode/config';
+import { derivedProjectId } from '../../src/vscode/config';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
 import { isCapture, lastUser, textOf, VENDOR } from './chatHarness';
@@ -56,8 +56,8 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     const folder = workspace();
     assert.equal(fileUriString(folder.uri.fsPath), folder.uri.toString());
     assert.equal(fileUriString('/tmp/a b/ü#x(1)!'), vscode.Uri.file('/tmp/a b/ü#x(1)!').toString());
-    assert.equal(projectIdForFolder(folder.uri.fsPath), derivedProjectId(folder.name, folder.uri));
-    assert.equal(projectIdForFolder(folder.uri.fsPath), readProjectContext().project);
+    assert.equal(projectIdForFolder(folder.uri.fsPath), derivedProjectId(folder.name, folder.uri.toString()));
+    assert.equal(projectIdForFolder(folder.uri.fsPath), api.project().project);
   });
 
   it('connects Copilot and Claude Code, runs the exact commands it wrote without node on PATH, and disconnects byte for byte', async () => {
@@ -87,7 +87,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     assert.ok(launcher.includes(path.join('dist', 'hook.js')));
 
     const uid = `connect-${Date.now()}`;
-    await engine.remember({ text: `The connect test marker ${uid} names the staging database host db-staging-7.`, project: readProjectContext().project });
+    await engine.remember({ text: `The connect test marker ${uid} names the staging database host db-staging-7.`, project: api.project().project });
     const prompt = { timestamp: new Date().toISOString(), hook_event_name: 'UserPromptSubmit', session_id: uid, transcript_path: path.join(home, 'none.jsonl'), cwd: workspace().uri.fsPath, prompt: 'what is the staging database host?' };
     // Through the running extension's socket…
     const viaSocket = await runHookCommand(copilotDoc.hooks.userPromptSubmitted![0]!.bash, prompt);
@@ -172,7 +172,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       assert.equal(recorded.length, 1);
       const conversation = recorded[0]!.conversation!;
       assert.equal(recorded[0]!.trust, 'owner');
-      assert.equal(recorded[0]!.project, readProjectContext().project, 'the turn belongs to the window\'s project');
+      assert.equal(recorded[0]!.project, api.project().project, 'the turn belongs to the window\'s project');
 
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
       const before = server.chats.length;

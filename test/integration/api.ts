@@ -20,7 +20,8 @@ export async function activated(): Promise<MemoryExtensionApi> {
  */
 export async function userSettingsLoaded(): Promise<void> {
   const testVault = process.env.MEMORY_TEST_VAULT;
-  const current = () => vscode.workspace.getConfiguration('memory').get<string>('vaultPath');
+  // The user's value (globalValue): the runner's workspace sets its own vaultPath, which must never count.
+  const current = () => vscode.workspace.getConfiguration('memory').inspect<string>('vaultPath')?.globalValue;
   if (!testVault || current() === testVault) return;
   await waitForEvent(vscode.workspace.onDidChangeConfiguration, 'memory.vaultPath from user settings', 20_000,
     () => current() === testVault);

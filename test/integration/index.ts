@@ -19,7 +19,9 @@ export async function run(): Promise<void> {
   // MEMORY_INTEGRATION_GREP=<pattern> runs only the matching tests (while iterating on one surface).
   const grep = process.env.MEMORY_INTEGRATION_GREP || undefined;
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true, grep });
-  for (const file of findTests(__dirname)) mocha.addFile(file);
+  // Restricted Mode files run only in the runner's --restricted pass (workspace untrusted), and only they do.
+  const restricted = process.env.MEMORY_TEST_RESTRICTED === '1';
+  for (const file of findTests(__dirname)) if (file.endsWith('.restricted.test.js') === restricted) mocha.addFile(file);
   // Plain require (not loadFilesAsync's import()): the extension host resolves 'vscode' for require.
   await new Promise<void>((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));

@@ -5,7 +5,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readProjectContext } from '../../src/vscode/config';
 import { activated, userSettingsLoaded } from './api';
 
 interface LoadResult { added: number; updated: number; unchanged: number; removed: number; ids: string[] }
@@ -21,7 +20,7 @@ describe('Memory: Load Document…', () => {
     assert.ok(first, 'the command returns its counts');
     assert.equal(first.added, 3);
     const engine = await api.engine();
-    const hits = await engine.search('zanzibar rollback job', { project: readProjectContext().project });
+    const hits = await engine.search('zanzibar rollback job', { project: api.project().project });
     assert.ok(hits.some((h) => first.ids.includes(h.id)), 'a section is found by its words');
 
     writeFileSync(file, '# Payments runbook\n\n## Deploy\nUse the blue-green pipeline with canary weights 10/50/100.\n\n## Rollback\nTrigger the zanzibar-rollback job in the ops console.\n');

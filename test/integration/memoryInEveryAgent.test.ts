@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { nullLogger } from '../../src/engine/host';
 import { createSaveBudget } from '../../src/engine/write/agentSave';
 import type { MemoryExtensionApi } from '../../src/extension';
-import { readProjectContext } from '../../src/vscode/config';
 import { TurnRegistry } from '../../src/vscode/chat/turnRegistry';
 import { MemoryLoadDocTool } from '../../src/vscode/tools/memoryLoadDocTool';
 import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
@@ -53,7 +52,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     const engine = await api.engine();
     const row = engine.store.items.get(id)!;
     assert.equal(row.trust, 'derived');
-    assert.equal(row.project, readProjectContext().project);
+    assert.equal(row.project, api.project().project);
     assert.match(readFileSync(path.join(engine.vaultDir, row.path!), 'utf8'), /origin:\n {2}by: agent\n {2}path: vscode-tool/);
 
     const found = await call('memory_search', { query: 'fastlane ci-runner-7 releases' });
@@ -108,7 +107,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
       // The registered tool asks the user before it loads (a modal here): the same class, invoked in this host.
       const tool = new MemoryLoadDocTool({
         host: api.host, turns: new TurnRegistry(), budget: createCallBudget(() => 10), saveBudget: createSaveBudget(), logger: nullLogger,
-        project: readProjectContext, enabled: () => api.settings().enabled,
+        project: () => api.project(), enabled: () => api.settings().enabled,
       });
       const invoke = async (p: unknown) => textOf(await tool.invoke({ input: { path: p } as { path: string }, toolInvocationToken: undefined }));
       assert.match(await invoke(path.basename(inside)), /^Loaded agent-notes-\d+\.md into memory: 2 new, 0 changed, 0 unchanged, 0 removed section\(s\)\./);

@@ -77,7 +77,8 @@ export function tail(file, lines = 40) {
 /**
  * Starts code-server and resolves once it answers HTTP.
  * @param {{ home: string, userDataDir: string, extensionsDir: string, workspace?: string,
- *   port?: number, host?: string, logFile: string, env?: Record<string,string>, extraArgs?: string[] }} o
+ *   port?: number, host?: string, logFile: string, env?: Record<string,string>, extraArgs?: string[], trust?: boolean }} o
+ *   `trust: true` leaves workspace trust on (Restricted Mode tests); otherwise it is disabled.
  * @returns {Promise<{ port: number, base: string, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  */
 export async function startCodeServer(o) {
@@ -88,7 +89,7 @@ export async function startCodeServer(o) {
   const args = [
     codeServerEntry, '--auth', 'none', '--bind-addr', `${host}:${port}`,
     '--user-data-dir', o.userDataDir, '--extensions-dir', o.extensionsDir,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check', ...(o.trust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened',
     '--vscode-option', 'enable-smoke-test-driver',
     ...(o.extraArgs ?? []),

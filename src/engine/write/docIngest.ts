@@ -22,9 +22,14 @@ export interface DocIngestDeps {
 }
 
 export interface LoadDocumentInput {
-  /** A Markdown file to read; or give `text`. */
+  /** A Markdown file to read; or give `text`, or `file`. */
   path?: string;
   text?: string;
+  /**
+   * A file the caller read itself (VS Code reads workspace files through vscode.workspace.fs, so remote and
+   * virtual folders work): `name` is its key (an absolute path, or a URI for a file not on this machine).
+   */
+  file?: { name: string; bytes: Uint8Array };
   /** Names the document (required with `text` when it has no heading); defaults to the file name. */
   title?: string;
   project?: string;
@@ -170,7 +175,7 @@ function stripFrontMatter(s: string): string {
 
 async function readInput(input: LoadDocumentInput): Promise<{ text: string; document: string; docTitle: string; source: string | null }> {
   if (!input || typeof input !== 'object') throw new MemoryError('E_BAD_INPUT', 'give a document path or its text');
-  if ((input.path === undefined) === (input.text === undefined)) throw new MemoryError('E_BAD_INPUT', 'give either a document path or its text, not both');
+  if ([input.path, input.text, input.file].filter((v) => v !== undefined).length !== 1) throw new MemoryError('E_BAD_INPUT', 'give exactly one of: a document path, its text, or a file read by the caller');
   if (input.title !== undefined && (typeof input.title !== 'string' || !input.title.trim() || input.title.length > 300)) {
     throw new MemoryError('E_BAD_INPUT', 'the document title must be text of 1–300 characters');
   }
@@ -178,7 +183,20 @@ async function readInput(input: LoadDocumentInput): Promise<{ text: string; docu
   let document: string;
   let fallbackTitle: string | null;
   let source: string | null = null;
-  if (input.path !== undefined) {
+  if (input.file !== undefined) {
+    const f = input.file;
+    if (!f || typeof f.name !== 'string' || !f.name || f.name.length > 2000 || !(f.bytes instanceof Uint8Array)) {
+      throw new MemoryError('E_BAD_INPUT', 'a document file needs its name and its bytes');
+    }
+    if (f.bytes.length > MAX_DOCUMENT_BYTES) throw tooLarge(f.bytes.length);
+    text = decodeDocument(Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength));
+    document = f.name;
+    source = f.name;
+    const last = f.name.replace(/[?#].*$/, '').split(/[\\/]/).pop() ?? '';
+    let base = last;
+    try { base = decodeURIComponent(last); } catch { /* a name with a bare % is kept as written */ }
+    fallbackTitle = base.replace(/\.(md|markdown|mdx|txt)$/i, '') || null;
+  } else if (input.path !== undefined) {
     if (typeof input.path !== 'string' || !input.path) throw new MemoryError('E_BAD_INPUT', 'the document path must be text');
     const abs = path.resolve(input.path);
     let size: number;

@@ -22,7 +22,7 @@ import { HOOK_AGENTS, parseHookInput, type HookAgent } from '../../hooks/hookInp
 import { hookSocketPath, HookSocketServer } from '../../hooks/hookSocket';
 import { HookState, type AgentActivity } from '../../hooks/hookState';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
-import { readProjectContext } from '../config';
+import type { ProjectContext } from '../config';
 import { codeOf, commandRegistrar, type EngineHost } from '../engineHost';
 
 export const CONNECT_AGENTS_COMMAND = 'memory.connectAgents';
@@ -47,6 +47,8 @@ export interface AgentHooksDeps {
   logger: Logger;
   settings: () => EngineSettings;
   vaultPath: () => string;
+  /** This window's project (the workspace's confirmed or derived id; issue #12's ProjectScope). */
+  project: () => ProjectContext;
   /** Where agents' user files live (os.homedir(); tests give a temporary folder). */
   home?: () => string;
 }
@@ -82,7 +84,7 @@ export class AgentHooks implements vscode.Disposable {
     // The cold path (no window answering) maps a cwd to this window's project, memory.projectId included.
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
-      const project = folder === vscode.workspace.workspaceFolders![0] ? readProjectContext().project : undefined;
+      const project = folder === vscode.workspace.workspaceFolders![0] ? this.deps.project().project : undefined;
       if (project) this.state.rememberWorkspace(path.resolve(folder.uri.fsPath), project);
     }
     mkdirSync(path.dirname(this.launcher.sh), { recursive: true, mode: 0o700 });
@@ -149,7 +151,7 @@ export class AgentHooks implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (cwd && folder?.uri.scheme === 'file') {
       const rel = path.relative(folder.uri.fsPath, path.resolve(cwd));
-      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return readProjectContext().project;
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return this.deps.project().project;
     }
     return defaultProjectOf(cwd, this.state.knownWorkspaces());
   }

@@ -1,14 +1,18 @@
-// "Memory: Add Local Model Server…" (SPEC R-UI-9): asks for a base URL, lists the server's models, lets the
-// person pick one, tests it with a tiny request, and appends the entry to `memory.localModels`. Nothing is
-// saved when the server cannot be reached or the test fails (the person sees why and can retry).
+// "Memory: Add Local Model Server…" (SPEC R-UI-9): asks for a base URL and an optional API key, lists the
+// server's models, lets the person pick one, tests it with a tiny request, and appends the entry to the user's
+// `memory.localModels`. Nothing is saved when the server cannot be reached or the test fails (the person sees
+// why and can retry). The key goes to SecretStorage (LocalModelKeys), never to settings or the log.
+// "Memory: Remove Local Model Server…" removes an entry from the user's settings and deletes its key.
 import * as vscode from 'vscode';
 import { isMemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { OpenAiClient, isLoopback } from '../../engine/model/openaiClient';
 import type { LocalModelSetting } from '../../engine/settings';
-import { SECTION } from '../config';
+import { readUserLocalModels, SECTION } from '../config';
+import type { LocalModelKeys } from './localModelKeys';
 
 export const ADD_LOCAL_MODEL_COMMAND = 'memory.addLocalModel';
+export const REMOVE_LOCAL_MODEL_COMMAND = 'memory.removeLocalModel';
 /** Ollama's and llama.cpp server's default OpenAI-compatible endpoints. */
 export const EXAMPLE_BASE_URLS = ['http://127.0.0.1:11434/v1', 'http://127.0.0.1:8080/v1'] as const;
 /** 10 s to list models, 90 s for the test answer (a local model may first load into memory). */
@@ -16,7 +20,7 @@ const LIST_TIMEOUT_MS = 10_000;
 const TEST_TIMEOUT_MS = 90_000;
 
 /** Arguments tests pass instead of typing (never used by menus). */
-export interface AddLocalModelArgs { baseUrl?: string; model?: string; name?: string }
+export interface AddLocalModelArgs { baseUrl?: string; model?: string; name?: string; apiKey?: string }
 
 export function validateBaseUrl(v: string): string | undefined {
   let u: URL;
@@ -25,7 +29,7 @@ export function validateBaseUrl(v: string): string | undefined {
   return undefined;
 }
 
-export function registerAddLocalModelCommand(context: vscode.ExtensionContext, logger: Logger): void {
+export function registerAddLocalModelCommand(context: vscode.ExtensionContext, logger: Logger, keys: LocalModelKeys): void {
   context.subscriptions.push(vscode.commands.registerCommand(ADD_LOCAL_MODEL_COMMAND, async (args?: AddLocalModelArgs) => {
     const baseUrl = (args?.baseUrl ?? await vscode.window.showInputBox({
       title: 'Memory: Add Local Model Server (1/3)', prompt: 'Base URL of an OpenAI-compatible server (Ollama, llama.cpp server, LM Studio, vLLM)',
@@ -34,7 +38,12 @@ export function registerAddLocalModelCommand(context: vscode.ExtensionContext, l
     if (!baseUrl) return undefined;
     const bad = validateBaseUrl(baseUrl);
     if (bad) { void vscode.window.showErrorMessage(bad); return undefined; }
-    const client = new OpenAiClient({ baseUrl });
+    // Tests pass the base URL and, when they want one, the key; a person is asked (Enter = no key).
+    const apiKey = (args?.baseUrl !== undefined ? args.apiKey : await vscode.window.showInputBox({
+      title: 'Memory: Add Local Model Server (API key)', prompt: 'API key, if the server needs one (kept in VS Code\'s secret storage, never in settings). Leave empty for none.',
+      password: true, ignoreFocusOut: true,
+    }))?.trim() || undefined;
+    const client = new OpenAiClient({ baseUrl, apiKey });
     try {
       const models = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${client.host} for its models…`, cancellable: true },
         (_p, token) => { const ac = new AbortController(); token.onCancellationRequested(() => ac.abort()); return client.listModels({ signal: ac.signal, timeoutMs: LIST_TIMEOUT_MS }); });
@@ -51,10 +60,12 @@ export function registerAddLocalModelCommand(context: vscode.ExtensionContext, l
       const name = args?.name ?? (await vscode.window.showInputBox({ title: 'Memory: Add Local Model Server (3/3)', prompt: 'Name shown in the model picker', value: `${model} (local)`, ignoreFocusOut: true }))?.trim();
       if (!name) return undefined;
       const entry: LocalModelSetting = { name, baseUrl, model, ...(info?.contextWindow ? { contextWindow: info.contextWindow } : {}) };
-      const cfg = vscode.workspace.getConfiguration(SECTION);
-      const current = (cfg.get<LocalModelSetting[]>('localModels') ?? []).filter((e) => e.name !== name);
-      await cfg.update('localModels', [...current, entry], vscode.ConfigurationTarget.Global);
-      logger.info('local_model.added', { host: client.host, local: isLoopback(baseUrl) });
+      // Only the user's own entries are rewritten (a workspace's value must never be copied into user settings).
+      const current = readUserLocalModels().filter((e) => e.name !== name);
+      if (apiKey) await keys.set(entry, apiKey);
+      else await keys.delete(name);
+      await vscode.workspace.getConfiguration(SECTION).update('localModels', [...current, entry], vscode.ConfigurationTarget.Global);
+      logger.info('local_model.added', { host: client.host, local: isLoopback(baseUrl), key: !!apiKey });
       void vscode.window.showInformationMessage(`Added "${name}". Pick it in the chat model picker${isLoopback(baseUrl) ? '' : ' (not on this machine: memory sent to it is masked)'}.`);
       return entry;
     } catch (e) {
@@ -63,5 +74,24 @@ export function registerAddLocalModelCommand(context: vscode.ExtensionContext, l
       void vscode.window.showErrorMessage(`Memory: could not use ${client.host}: ${(e as Error).message}`);
       return undefined;
     }
+  }));
+}
+
+/** Arguments tests pass instead of picking (never used by menus). */
+export interface RemoveLocalModelArgs { name?: string }
+
+export function registerRemoveLocalModelCommand(context: vscode.ExtensionContext, logger: Logger, keys: LocalModelKeys): void {
+  context.subscriptions.push(vscode.commands.registerCommand(REMOVE_LOCAL_MODEL_COMMAND, async (args?: RemoveLocalModelArgs) => {
+    const entries = readUserLocalModels();
+    const name = args?.name ?? (await vscode.window.showQuickPick(entries.map((e) => ({ label: e.name, description: `${e.model} at ${e.baseUrl}` })),
+      { title: 'Memory: Remove Local Model Server', placeHolder: entries.length ? 'Pick the model to remove (its API key is deleted too)' : 'No local model servers in your settings' }))?.label;
+    if (!name) return undefined;
+    const rest = entries.filter((e) => e.name !== name);
+    await keys.delete(name);
+    if (rest.length !== entries.length) {
+      await vscode.workspace.getConfiguration(SECTION).update('localModels', rest.length ? rest : undefined, vscode.ConfigurationTarget.Global);
+    }
+    logger.info('local_model.removed', { found: rest.length !== entries.length });
+    return { removed: rest.length !== entries.length };
   }));
 }

@@ -76,7 +76,12 @@ export class LocalModelProvider implements vscode.LanguageModelChatProvider<Loca
   /** Requests served (tests and the log; no text kept). */
   requests = 0;
 
-  constructor(private readonly entries: () => readonly LocalModelSetting[], private readonly logger: Logger) {}
+  /** `apiKeyOf`: the entry's key from secret storage (sent as a bearer token), if it has one. */
+  constructor(
+    private readonly entries: () => readonly LocalModelSetting[],
+    private readonly logger: Logger,
+    private readonly apiKeyOf: (entry: LocalModelSetting) => Promise<string | undefined> = async () => undefined,
+  ) {}
 
   /** Settings changed: VS Code asks for the list again. */
   refresh(): void { this.changed.fire(); }
@@ -102,7 +107,10 @@ export class LocalModelProvider implements vscode.LanguageModelChatProvider<Loca
   ): Promise<void> {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
-    const client = new OpenAiClient({ baseUrl: model.baseUrl, timeoutMs: PROGRESS_TIMEOUT_MS });
+    // The key belongs to the entry as the user's settings hold it now (same name and base URL).
+    const entry = this.entries().find((e) => localModelId(e) === model.id && e.baseUrl === model.baseUrl);
+    const apiKey = entry ? await this.apiKeyOf(entry).catch(() => undefined) : undefined;
+    const client = new OpenAiClient({ baseUrl: model.baseUrl, timeoutMs: PROGRESS_TIMEOUT_MS, apiKey });
     this.requests++;
     const started = Date.now();
     let chars = 0;

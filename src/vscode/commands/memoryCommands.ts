@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { SearchHit } from '../../engine/recall/recaller';
+import { MAX_DOCUMENT_BYTES } from '../../engine/write/docIngest';
 import type { ProjectContext } from '../config';
 import { commandRegistrar, type EngineHost } from '../engineHost';
 import { CAPTURE_LOG_URI, referenceUri, type MemoryDocumentProvider } from './memoryDocuments';
@@ -109,8 +110,13 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
   });
 
   // Load Document… (R-WRITE-8): a Markdown file becomes pinned sections; loading it again only
-  // touches what changed. The argument (a Uri or path) is for the Explorer menu and tests.
+  // touches what changed. The argument (a Uri or path) is for the Explorer menu and tests. The file is read
+  // through vscode.workspace.fs, so a remote or virtual workspace's files load too (issue #12); in Restricted
+  // Mode nothing is loaded (a document from an untrusted workspace is not let into memory).
   reg(MEMORY_COMMANDS.loadDocument, 'load_document', async (arg) => {
+    if (!vscode.workspace.isTrusted) {
+      throw new MemoryError('E_REFUSED', 'Restricted Mode: Memory loads no documents until you trust this workspace');
+    }
     let uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.file(arg) : undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
@@ -119,12 +125,14 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
       uri = picked?.[0];
     }
     if (!uri) return undefined;
-    if (uri.scheme !== 'file') throw new MemoryError('E_BAD_INPUT', 'only files on this machine can be loaded');
     const target = uri;
+    const bytes = await readDocumentBytes(target);
+    // A file on this machine keeps its absolute path as the document's key (as before); others their URI.
+    const name = target.scheme === 'file' ? target.fsPath : target.toString();
     const project = deps.project().project;
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Memory: loading document…', cancellable: false },
-      async () => (await host.get()).loadDocument({ path: target.fsPath, project }),
+      async () => (await host.get()).loadDocument({ file: { name, bytes }, project }),
     );
     logger.info('command.load_document', { added: result.added, updated: result.updated, unchanged: result.unchanged, removed: result.removed, secret: result.secret });
     void vscode.window.showInformationMessage(
@@ -133,4 +141,23 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
     );
     return result;
   });
+}
+
+/** The document's bytes through vscode.workspace.fs; a missing file, a folder or one over 5 MB is refused first. */
+async function readDocumentBytes(uri: vscode.Uri): Promise<Uint8Array> {
+  let st: vscode.FileStat;
+  try {
+    st = await vscode.workspace.fs.stat(uri);
+  } catch {
+    throw new MemoryError('E_NOT_FOUND', 'the document file cannot be read');
+  }
+  if (!(st.type & vscode.FileType.File)) throw new MemoryError('E_BAD_INPUT', 'the document path is not a file');
+  if (st.size > MAX_DOCUMENT_BYTES) {
+    throw new MemoryError('E_TOO_LARGE', `the document is ${(st.size / 1048576).toFixed(1)} MB; documents of at most 5 MB can be loaded`, { bytes: st.size });
+  }
+  try {
+    return await vscode.workspace.fs.readFile(uri);
+  } catch {
+    throw new MemoryError('E_NOT_FOUND', 'the document file cannot be read');
+  }
 }

@@ -7,6 +7,7 @@ import type { EngineStatus } from '../../engine/engine';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
+import type { ProjectStatus } from '../config';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
 
@@ -30,11 +31,14 @@ export interface StatusFigures {
   error?: string;
   /** Agents connected through hooks and when each last recorded a turn. */
   agents?: AgentStatus[];
+  /** The project in use, where it came from, a workspace-provided one awaiting confirmation, Restricted Mode. */
+  project?: ProjectStatus;
 }
 
 /** The engine's own figures when it is open; settings alone (plus the error) otherwise. */
-export async function collectStatusFigures(host: EngineHost, settings: EngineSettings, vaultPath: string): Promise<StatusFigures> {
+export async function collectStatusFigures(host: EngineHost, settings: EngineSettings, vaultPath: string, project?: ProjectStatus): Promise<StatusFigures> {
   const base: StatusFigures = {
+    project,
     enabled: settings.enabled,
     embedder: null,
     embedderReason: null,
@@ -75,21 +79,32 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
 }
 
 export function statusLine(s: StatusFigures): string {
-  if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
+  const trust = projectNotes(s.project).map((n) => ` · ${n}`).join('');
+  if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})${trust}`;
   const health = s.card ? ` · headroom ${s.card.health.level}` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
   const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${agents}`;
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${agents}${trust}`;
+}
+
+/** One sentence each for Restricted Mode and a workspace-provided project awaiting confirmation (issue #12). */
+export function projectNotes(p: ProjectStatus | undefined): string[] {
+  if (!p) return [];
+  const out: string[] = [];
+  if (p.restricted) out.push('Restricted Mode: answering from your own memory; nothing is loaded from this workspace');
+  if (p.pending?.projectId) out.push(`workspace asks for project "${p.pending.projectId}" (not used until you confirm)`);
+  if (p.pending?.projectType) out.push(`workspace asks for project type "${p.pending.projectType}" (not used until you confirm)`);
+  return out;
 }
 
 export function registerStatusCommand(
   context: vscode.ExtensionContext,
-  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; agents?: () => AgentStatus[] },
+  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; agents?: () => AgentStatus[]; project?: () => ProjectStatus },
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_STATUS_COMMAND, async () => {
-    const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath());
+    const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath(), deps.project?.());
     if (deps.agents) { try { figures.agents = deps.agents(); } catch { /* status without agents */ } }
-    deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '' });
+    deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '', restricted: !!figures.project?.restricted });
     // Not awaited: the message resolves only when dismissed, and callers want the figures now.
     void vscode.window.showInformationMessage(statusLine(figures));
     return figures;

@@ -44,6 +44,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
       if (e.affectsConfiguration('memory.vaultPath')) void this.restart();
     }));
     this.disposables.push(vscode.workspace.onDidOpenTextDocument((d) => { if (this.inVault(d)) void this.ensureStarted(); }));
+    this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void this.restart(); }));
     if (vscode.workspace.textDocuments.some((d) => this.inVault(d))) void this.ensureStarted();
   }
 
@@ -54,6 +55,8 @@ export class MemoryLanguageClient implements vscode.Disposable {
 
   private inVault(d: vscode.TextDocument): boolean {
     if (d.uri.scheme !== 'file' || d.languageId !== 'markdown') return false;
+    // Restricted Mode (issue #12): no language server on the workspace's files, even where a vault lies inside it.
+    if (!vscode.workspace.isTrusted && vscode.workspace.getWorkspaceFolder(d.uri)) return false;
     const rel = path.relative(this.vaultDir(), d.uri.fsPath);
     return !!rel && !rel.startsWith('..') && !path.isAbsolute(rel);
   }
@@ -62,6 +65,10 @@ export class MemoryLanguageClient implements vscode.Disposable {
   async ensureStarted(): Promise<void> {
     const vaultDir = this.vaultDir();
     if (this.disposed || (this.client && this.clientVault === vaultDir)) return;
+    if (!vscode.workspace.isTrusted && overlapsWorkspace(vaultDir)) {
+      this.deps.logger.info('language.restricted', {});
+      return;
+    }
     if (this.client) await this.stopClient();
     const serverOptions: ServerOptions = {
       run: { module: this.deps.serverModule, transport: TransportKind.ipc },
@@ -139,4 +146,10 @@ export class MemoryLanguageClient implements vscode.Disposable {
     void this.stopClient();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** True when the vault and a workspace folder on this machine contain one another (the server would read workspace files). */
+function overlapsWorkspace(vaultDir: string): boolean {
+  const inside = (a: string, b: string) => { const rel = path.relative(b, a); return !rel.startsWith('..') && !path.isAbsolute(rel); };
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && (inside(vaultDir, f.uri.fsPath) || inside(f.uri.fsPath, vaultDir)));
 }

@@ -115,4 +115,29 @@ describe('document ingestion', () => {
     await bad({ path: bin, text: 'x' }, 'E_BAD_INPUT');
     assert.equal(docs().length, 0, 'nothing was written');
   });
+
+  it('refuses a caller-read file (vscode.workspace.fs bytes) that is bad, with a clear error and nothing written', async () => {
+    const bad = async (input: Parameters<typeof loadDocument>[1], code: string, re?: RegExp) => {
+      await assert.rejects(loadDocument(deps(), input), (e) => isMemoryError(e, code as never) && (!re || re.test((e as Error).message)));
+    };
+    const enc = (s: string) => new TextEncoder().encode(s);
+    await bad({ file: { name: '', bytes: enc('# A\nb') } }, 'E_BAD_INPUT', /name and its bytes/);
+    await bad({ file: { name: 'vscode-remote://ssh-remote+box/a.md', bytes: 'text' as unknown as Uint8Array } }, 'E_BAD_INPUT', /name and its bytes/);
+    await bad({ file: { name: 'x.md', bytes: new Uint8Array(MAX_DOCUMENT_BYTES + 1) } }, 'E_TOO_LARGE', /5 MB/);
+    await bad({ file: { name: 'x.md', bytes: new Uint8Array([0x23, 0x20, 0x41, 0, 0x42]) } }, 'E_BAD_INPUT', /binary/);
+    await bad({ file: { name: 'x.md', bytes: Uint8Array.from(Buffer.from('# Caf\xe9\n', 'latin1')) } }, 'E_BAD_INPUT', /UTF-8/);
+    await bad({ file: { name: 'x.md', bytes: enc('# A\nb') }, text: '# A\nb' }, 'E_BAD_INPUT');
+    assert.equal(docs().length, 0, 'nothing was written');
+  });
+
+  it('loads a caller-read file keyed by its name (a URI for a remote file), titled from its last path segment', async () => {
+    const name = 'vscode-remote://ssh-remote%2Bbox/home/dev/On%20call.md';
+    const bytes = new TextEncoder().encode('Paging goes through the ops bridge.\n\n## Escalation\nCall the duty lead after 15 minutes.\n');
+    const r = await loadDocument(deps(), { file: { name, bytes } });
+    assert.equal(r.document, name);
+    assert.equal(r.added, 2);
+    assert.deepEqual(docs().map((d) => d.title).sort(), ['On call', 'On call › Escalation']);
+    const again = await loadDocument(deps(), { file: { name, bytes } });
+    assert.equal(again.unchanged, 2, 'the same name updates in place');
+  });
 });
