@@ -1,7 +1,7 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
@@ -9,6 +9,8 @@ import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
+import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
+export type { EngineFootprint, EngineHealth } from './maintain/health';
 import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
 import type { ReviewEntry } from '../protocol/dashboard';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
@@ -65,7 +67,7 @@ export interface EngineStatus {
   switches: { captureToolResults: boolean; captureThinking: boolean; includeSecrets: boolean };
   recallBudgetChars: number;
   store: { seq: number; snapshotBytes: number; journalBytes: number };
-  health: { rssBytes: number; level: 'ok' | 'warn' | 'critical' };
+  health: EngineHealth;
   openReport: OpenReport;
 }
 
@@ -89,6 +91,8 @@ export class MemoryEngine extends Disposable {
   private indexCatchUp: NodeJS.Immediate | undefined;
   readonly writer: TurnWriter;
   readonly recaller: Recaller;
+  /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
+  readonly healthMonitor: HealthMonitor;
   private settingsValue: EngineSettings;
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
@@ -120,6 +124,7 @@ export class MemoryEngine extends Disposable {
     this.recallIndex = new RecallIndex(embedder, logger);
     this.writer = new TurnWriter(store, settings, clock, logger);
     this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
   }
 
@@ -168,6 +173,8 @@ export class MemoryEngine extends Disposable {
 
   updateSettings(partial: Partial<EngineSettings>): void {
     this.settingsValue = withDefaults({ ...this.settingsValue, ...partial });
+    const s = this.settingsValue;
+    this.healthMonitor.update({ everyNTurns: s.healthEveryNTurns, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes });
   }
 
   // ------------------------------------------------------------------ write
@@ -443,7 +450,8 @@ export class MemoryEngine extends Disposable {
    */
   headline(): EngineHeadline {
     const s = this.settingsValue;
-    const rss = process.memoryUsage().rss;
+    const footprint = this.footprint();
+    const bytes = footprint.memoryBytes;
     return {
       enabled: s.enabled,
       items: this.store.items.count(),
@@ -451,8 +459,34 @@ export class MemoryEngine extends Disposable {
         id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
         vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
       },
-      health: { rssBytes: rss, level: rss >= s.healthCritBytes ? 'critical' : rss >= s.healthWarnBytes ? 'warn' : 'ok' },
+      health: { level: healthLevel(bytes, s.healthWarnBytes, s.healthCritBytes), bytes, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, footprint },
     };
+  }
+
+  private footprintCache: { key: string; value: EngineFootprint } | undefined;
+
+  /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
+  footprint(): EngineFootprint {
+    const index = this.index;
+    const heap = this.store.heapBytes;
+    const key = `${this.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
+    if (this.footprintCache?.key === key) return this.footprintCache.value;
+    const f = index.footprint();
+    const size = (file: string): number => { try { return statSync(file).size; } catch { return 0; } };
+    const st = this.store.stats();
+    let vectorBytes = 0;
+    try {
+      for (const name of readdirSync(path.join(this.store.dir, 'vectors'))) vectorBytes += size(path.join(this.store.dir, 'vectors', name));
+    } catch { /* no vectors saved yet */ }
+    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.indexFile()), vectorBytes };
+    const cacheBytes = f.metadataBytes + f.pendingBytes;
+    const value: EngineFootprint = {
+      memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
+      sqlHeapBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
+      diskBytes: disk.snapshotBytes + disk.journalBytes + disk.indexBytes + disk.vectorBytes, disk,
+    };
+    this.footprintCache = { key, value };
+    return value;
   }
 
   status(): EngineStatus {

@@ -17,6 +17,8 @@ function findTests(dir: string, out: string[] = []): string[] {
 export async function run(): Promise<void> {
   // 60 s per test: the first command in a fresh extension host can wait on activation.
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true });
+  // MEMORY_TEST_GREP (passed through by runIntegration.mjs --grep) runs only the matching tests.
+  if (process.env.MEMORY_TEST_GREP) mocha.grep(new RegExp(process.env.MEMORY_TEST_GREP));
   for (const file of findTests(__dirname)) mocha.addFile(file);
   // Plain require (not loadFilesAsync's import()): the extension host resolves 'vscode' for require.
   await new Promise<void>((resolve, reject) => {

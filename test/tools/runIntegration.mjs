@@ -2,7 +2,7 @@
 // 1.139) serves the workbench, headless Chromium opens it with the smoke-test payload, and the
 // compiled test index runs mocha there. Exits with mocha's exit code; a hard timeout is a failure.
 // Everything it starts (code-server's process group, Chromium) is stopped on every path.
-//   node test/tools/runIntegration.mjs [--no-build]
+//   node test/tools/runIntegration.mjs [--no-build] [--grep <pattern>]
 // A test can ask for a screenshot by logging `[screenshot] <name>` (see test/integration/screenshot.ts);
 // it lands in .scratch/integration/screenshots/<name>.png.
 import { execFileSync } from 'node:child_process';
@@ -48,6 +48,12 @@ export async function openWorkbench(url, home, { onLog, onExit }) {
   return { browser, page };
 }
 
+/** `--grep <pattern>`: only the integration tests whose full title matches (mocha's grep). */
+function grepArg() {
+  const i = process.argv.indexOf('--grep');
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : '';
+}
+
 async function main() {
   const started = Date.now();
   if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(ROOT, 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
@@ -78,7 +84,7 @@ async function main() {
   try {
     server = await startCodeServer({
       home: dirs.home, userDataDir: dirs.userData, extensionsDir: dirs.extensions, workspace: dirs.workspace, logFile,
-      env: { MEMORY_TEST_SCREENSHOT_DIR: dirs.shots, MEMORY_TEST_VAULT: dirs.vault },
+      env: { MEMORY_TEST_SCREENSHOT_DIR: dirs.shots, MEMORY_TEST_VAULT: dirs.vault, MEMORY_TEST_GREP: grepArg() },
     });
     console.log(`[integration] code-server on ${server.base} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const url = workbenchUrl(server.base, server.port, {

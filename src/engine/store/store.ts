@@ -37,7 +37,7 @@ import {
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { loadSqlJs, type SqlJs } from './sqlWasm';
+import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
 type Database = initSqlJs.Database;
 type Statement = initSqlJs.Statement;
@@ -507,6 +507,11 @@ export class Store extends Disposable {
 
   get seq(): number {
     return this.lastSeq;
+  }
+
+  /** Bytes of sql.js's WASM heap, where this (and any other open) database lives in memory. */
+  get heapBytes(): number {
+    return sqlHeapBytes(this.SQL);
   }
 
   /**

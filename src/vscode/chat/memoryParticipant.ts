@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../engine/engine';
 import { isMemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
-import { HealthMonitor } from '../../engine/maintain/health';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
 import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
@@ -159,13 +158,11 @@ export class MemoryParticipant implements vscode.Disposable {
   private readonly recorded = new vscode.EventEmitter<TurnRecordedEvent>();
   /** Fires after each turn's detached save and capture (tests, status). */
   readonly onDidRecordTurn = this.recorded.event;
-  private readonly health: HealthMonitor;
   private readonly pending = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   readonly participant: vscode.ChatParticipant;
 
   constructor(private readonly deps: ParticipantDeps, extensionUri: vscode.Uri) {
-    this.health = HealthMonitor.fromSettings(deps.settings());
     this.participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => this.handle(req, ctx, stream, token));
     this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'memory.svg');
     this.participant.followupProvider = {
@@ -177,10 +174,8 @@ export class MemoryParticipant implements vscode.Disposable {
     };
   }
 
-  settingsChanged(): void {
-    const s = this.deps.settings();
-    this.health.update({ everyNTurns: s.healthEveryNTurns, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes });
-  }
+  /** Settings reach the engine through the host (its health monitor included); nothing is cached here. */
+  settingsChanged(): void { /* nothing to refresh */ }
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const conversation = conversationOf(context.history) ?? newConversationId();
@@ -244,8 +239,8 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       const recalled = prompt?.recall.items ?? [];
       if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine.vaultDir, id));
-      this.health.onTurn();
-      const notice = this.health.notice();
+      engine?.healthMonitor.onTurn();
+      const notice = engine?.healthMonitor.notice();
       if (notice) stream.markdown(`\n\n> ${notice}`);
       if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled);
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
+import { describeHealth } from '../../engine/maintain/health';
 import type { EngineSettings } from '../../engine/settings';
 import { collectStatusFigures } from '../commands/statusCommand';
 import type { ProjectContext } from '../config';
@@ -70,7 +71,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
         card ? `- Items: ${Object.entries(card.items).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
         `- Raw record ${f.rawRecord ? 'on' : 'off'} · capture tool results ${f.captureToolResults ? 'on' : 'off'} · capture thinking ${f.captureThinking ? 'on' : 'off'} · include secrets ${f.includeSecrets ? 'on' : 'off'}`,
         `- Recall budget ${f.recallBudgetChars} chars`,
-        card ? `- Health: ${card.health.level} (${Math.round(card.health.rssBytes / 1048576)} MB resident)` : '',
+        card ? `- Health ${describeHealth(card.health)}` : '',
         f.error ? `- Problem: \`${f.error}\`` : '',
       ].filter(Boolean);
       c.stream.markdown(lines.join('\n'));

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
+import { formatBytes } from '../../engine/maintain/health';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 
@@ -73,7 +74,8 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
 
 export function statusLine(s: StatusFigures): string {
   if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})`;
-  const health = s.card ? ` · headroom ${s.card.health.level}` : '';
+  const h = s.card?.health;
+  const health = h ? ` · health ${h.level} (${formatBytes(h.footprint.memoryBytes)} in RAM, ${formatBytes(h.footprint.diskBytes)} on disk)` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
   return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}`;
 }
