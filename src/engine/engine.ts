@@ -184,8 +184,9 @@ export class MemoryEngine extends Disposable {
     if (!this.settingsValue.enabled) return { ids: [], skipped: [] };
     const res = await this.writer.recordTurn(t);
     // The daily log is the transcript: every turn, detached from the acknowledgement.
+    // The log gets the turn as saved: the reply without the recall block and its fragments (no echo).
     const log = appendTurn(this.vaultDir, {
-      at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: t.user, assistant: t.assistant, conversation: t.conversation,
+      at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant, conversation: t.conversation,
     }).then(
       () => undefined,
       (e) => this.logger.warn('daily_log.append_failed', { error: (e as Error)?.name }),

@@ -242,7 +242,7 @@ export class MemoryParticipant implements vscode.Disposable {
       engine?.healthMonitor.onTurn();
       const notice = engine?.healthMonitor.notice();
       if (notice) stream.markdown(`\n\n> ${notice}`);
-      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled);
+      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '');
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
       return { metadata: { conversation, recalled, ...(topic ? { topic } : {}) } satisfies TurnMetadata };
     } finally {
@@ -292,7 +292,8 @@ export class MemoryParticipant implements vscode.Disposable {
   }
 
   /** R-WRITE-1 and R-WRITE-6, off the answer's path: the user message and the final reply only. */
-  private saveDetached(engine: MemoryEngine, request: vscode.ChatRequest, conversation: string, project: ProjectContext, answer: string, context: vscode.ChatContext, recalled: string[]): void {
+  private saveDetached(engine: MemoryEngine, request: vscode.ChatRequest, conversation: string, project: ProjectContext, answer: string, context: vscode.ChatContext,
+    recalled: string[], block: string): void {
     const requests = context.history.filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn);
     const title = (requests[0]?.prompt ?? request.prompt).slice(0, 120);
     const settings = this.deps.settings();
@@ -302,10 +303,13 @@ export class MemoryParticipant implements vscode.Disposable {
         ev.saved = await engine.recordTurn({
           conversation, user: request.prompt, assistant: answer, project: project.project, projectType: project.projectType, title,
           provider: request.model.vendor, model: request.model.id, trust: 'owner', entryPath: 'participant',
+          recall: { block, ids: recalled },
         });
+        // Capture reads the reply as saved: without the recall block and its fragments (no echo).
+        const reply = ev.saved.saved?.assistant ?? answer;
         const bg = await pickBackgroundModel(settings.backgroundModel, settings.localModels);
         ev.capture = await captureTurn(
-          { conversation, user: request.prompt, assistant: answer, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
+          { conversation, user: request.prompt, assistant: reply, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
           captureDepsOf(engine, bg, { signal: this.abort.signal }),
         );
         this.deps.logger.info('participant.saved', { conversation, saved: ev.saved.ids.length, capture: ev.capture.outcome });
