@@ -71,7 +71,7 @@ export function formatBytes(bytes: number): string {
 /** One line for the status cards: the level, what it rates and where the bytes are. */
 export function describeHealth(h: EngineHealth): string {
   const f = h.footprint;
-  return `${h.level}: memory holds ${formatBytes(f.memoryBytes)} in RAM (database ${formatBytes(f.sqlHeapBytes)}, keyword index ${formatBytes(f.keywordIndexBytes)}, `
+  return `${h.level} — memory holds ${formatBytes(f.memoryBytes)} in RAM (database ${formatBytes(f.sqlHeapBytes)}, keyword index ${formatBytes(f.keywordIndexBytes)}, `
     + `vectors ${formatBytes(f.vectorIndexBytes)}, caches ${formatBytes(f.cacheBytes)}; warning at ${formatBytes(h.warnBytes)}, critical at ${formatBytes(h.critBytes)}) `
     + `and ${formatBytes(f.diskBytes)} on disk`;
 }

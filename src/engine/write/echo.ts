@@ -4,7 +4,8 @@
 //   2. with the block as sent, every reply line that is a line of the block (verbatim after whitespace and
 //      quote/list markers, or ≥ 0.9 similar for lines of 24+ chars) is removed, and so is any line in the
 //      block's own hit-line syntax `- [id] (kind, trust) …`;
-//   3. the ids whose block lines were echoed are returned, so the engine reinforces those items instead.
+//   3. a stray or cut block tag left in a line (`</memory-context>`, `/memory-context>`) is removed;
+//   4. the ids whose block lines were echoed are returned, so the engine reinforces those items instead.
 // Pure functions, no I/O. The rest of the reply is kept byte for byte (only removed lines and the blank
 // runs they leave are collapsed).
 import { BLOCK_CLOSE, BLOCK_OPEN } from '../recall/recallBlock';
@@ -91,7 +92,8 @@ export function stripRecallEcho(reply: string, block?: string): EchoStripResult 
     }
     if (!drop) kept.push(raw);
   }
-  let text = kept.join('\n');
+  // A stray or cut tag (a fragment such as "/memory-context>") is removed where it stands.
+  let text = kept.join('\n').replace(/<?\/?memory-context>/g, '');
   if (text !== original) text = text.replace(/\n{3,}/g, '\n\n').replace(/^\s*\n/, '').replace(/\s+$/, '');
   return { text, removedChars: Math.max(0, original.length - text.length), echoedIds: [...new Set(echoed)] };
 }

@@ -303,7 +303,8 @@ export class MemoryParticipant implements vscode.Disposable {
         ev.saved = await engine.recordTurn({
           conversation, user: request.prompt, assistant: answer, project: project.project, projectType: project.projectType, title,
           provider: request.model.vendor, model: request.model.id, trust: 'owner', entryPath: 'participant',
-          recall: { block, ids: recalled },
+          // The preamble is stripped too: a reply repeating its prompt is not new memory.
+          recall: { block: `${STABLE_PREAMBLE}\n${block}`, ids: recalled },
         });
         // Capture reads the reply as saved: without the recall block and its fragments (no echo).
         const reply = ev.saved.saved?.assistant ?? answer;

@@ -71,7 +71,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
         card ? `- Items: ${Object.entries(card.items).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
         `- Raw record ${f.rawRecord ? 'on' : 'off'} · capture tool results ${f.captureToolResults ? 'on' : 'off'} · capture thinking ${f.captureThinking ? 'on' : 'off'} · include secrets ${f.includeSecrets ? 'on' : 'off'}`,
         `- Recall budget ${f.recallBudgetChars} chars`,
-        card ? `- Health ${describeHealth(card.health)}` : '',
+        card ? `- Health: ${describeHealth(card.health)}` : '',
         f.error ? `- Problem: \`${f.error}\`` : '',
       ].filter(Boolean);
       c.stream.markdown(lines.join('\n'));

@@ -22,7 +22,7 @@ describe('engine footprint and health (R-MAINT-3)', () => {
     assert.ok(f.memoryBytes < process.memoryUsage().rss, 'the footprint is memory\'s own, not the process\'s');
     assert.ok(f.diskBytes >= f.disk.snapshotBytes + f.disk.journalBytes);
     assert.ok(f.disk.journalBytes > 0, 'acknowledged writes are in the journal');
-    assert.match(describeHealth(h), /^ok: memory holds .* in RAM \(database .*keyword index .*vectors .*caches .*\) and .* on disk$/);
+    assert.match(describeHealth(h), /^ok — memory holds .* in RAM \(database .*keyword index .*vectors .*caches .*\) and .* on disk$/);
   });
 
   it('grows with the indexes and rates the thresholds against it', async () => {

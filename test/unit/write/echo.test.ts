@@ -49,6 +49,7 @@ describe('no echo: stripRecallEcho', () => {
   it('removes a <memory-context> span even without the block (an unclosed one runs to the end)', () => {
     assert.equal(stripRecallEcho('Before.\n<memory-context>\nNode version: 22\n</memory-context>\nAfter.').text, 'Before.\n\nAfter.');
     assert.equal(stripRecallEcho('Keep this.\n<memory-context>\nNode version: 22').text, 'Keep this.');
+    assert.equal(stripRecallEcho('Stub answer to: /memory-context> what is the IBAN?').text, 'Stub answer to:  what is the IBAN?');
   });
 });
 
