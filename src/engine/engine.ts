@@ -20,10 +20,10 @@ import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { kindOfId, NOTE_KINDS, type NoteKind } from './types';
-import { appendTurn } from './vault/dailyLog';
+import { appendTurn, forgetInLogs, logDaysWith, type LogMessageMatch } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
-import { noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
+import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
@@ -72,6 +72,36 @@ export interface EngineStatus {
 }
 
 export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
+
+/** What a forget removes (forgetPreview): ids, paths, days and counts — never memory text. */
+export interface ForgetPlan {
+  id: string;
+  kind: string;
+  /** Rows derived only from this item (facts, entities, a one-message summary): deleted with it. */
+  derived: string[];
+  /** The vault note file deleted (vault-relative path), if the item is a note. */
+  noteFile: string | null;
+  /** Its slot in the compressed raw record is blanked (no other message shares the content). */
+  rawRecord: boolean;
+  /** Daily logs (`YYYY-MM-DD`) whose block of this message is cut. */
+  logDays: string[];
+  /** Keyword-index entries and vectors removed (item + derived). */
+  indexed: number;
+  vectors: number;
+  /** The conversation summary re-derived without this message, if any. */
+  summaryRewritten: string | null;
+}
+
+/** The confirmation's list: one line per place the forget reaches (ids, paths, days; no memory text). */
+export function describeForgetPlan(p: ForgetPlan): string[] {
+  const lines = [`the ${p.kind} ${p.id} and its keyword-index entry${p.vectors ? ' and vector' : ''}`];
+  if (p.derived.length) lines.push(`${p.derived.length} row(s) derived only from it: ${p.derived.slice(0, 5).join(', ')}${p.derived.length > 5 ? ', …' : ''}`);
+  if (p.noteFile) lines.push(`the note file ${p.noteFile}`);
+  if (p.rawRecord) lines.push('its copy in the compressed raw record');
+  if (p.logDays.length) lines.push(`its message in the daily log${p.logDays.length > 1 ? 's' : ''} ${p.logDays.map((d) => `logs/${d}.md`).join(', ')}`);
+  if (p.summaryRewritten) lines.push(`its part of the conversation summary ${p.summaryRewritten} (re-derived)`);
+  return lines;
+}
 
 export interface RememberInput {
   text: string;
@@ -250,19 +280,49 @@ export class MemoryEngine extends Disposable {
     return { id, path: written.path };
   }
 
-  /** Deletes one item, its index entries and rows derived only from it (R-MAINT-4). */
-  async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[] }> {
+  /**
+   * What forgetting `id` would remove, everywhere memory keeps it (R-MAINT-4; shown in the confirmation):
+   * the item and the rows derived only from it (store, keyword and vector indexes), its note file, its slot
+   * in the raw record, and its message blocks in the daily logs. Changes nothing.
+   */
+  async forgetPreview(id: string): Promise<ForgetPlan> {
     this.ensureOpen();
     if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', 'unknown memory id format (expected vt:, rw:, gs:, fa:, en:)');
     if (id.startsWith('vt:')) relPathOfId(id);
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const removed = [id];
-    const derivedOnly = this.store.itemSources.derivedFrom(id).filter((d) => {
+    const derived = this.store.itemSources.derivedFrom(id).filter((d) => {
       const srcs = this.store.itemSources.sourcesOf(d);
       return srcs.length === 1 && srcs[0] === id;
     });
-    removed.push(...derivedOnly);
+    const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
+    const match = this.logMatchOf(item);
+    const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
+    const index = this.index;
+    return {
+      id, kind: item.kind, derived,
+      noteFile: item.kind === 'note' && item.path ? item.path : null,
+      rawRecord,
+      logDays,
+      indexed: [id, ...derived].filter((x) => index.has(x)).length,
+      vectors: [id, ...derived].filter((x) => index.hasVector(x)).length,
+      summaryRewritten: item.kind === 'raw' && item.conversation && !derived.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)
+        ? `gs:${item.conversation}` : null,
+    };
+  }
+
+  /**
+   * Deletes one item everywhere memory keeps it (see forgetPreview): the rows, the index entries and vectors,
+   * the note file, its raw-record slot, its daily-log blocks (each file rewritten atomically, every other byte
+   * unchanged); the saved index is rewritten and the store compacted, so no copy stays in the journal. The
+   * audit row records ids and counts only.
+   */
+  async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
+    const plan = await this.forgetPreview(id);
+    const item = this.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    const removed = [id, ...plan.derived];
+    const match = this.logMatchOf(item);
     if (item.kind === 'note' && item.path) {
       try {
         await fsp.unlink(resolveInVault(this.vaultDir, item.path, { allowHidden: true }));
@@ -270,23 +330,44 @@ export class MemoryEngine extends Disposable {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }
     }
-    const blobStillUsed = item.blobHash
-      ? this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id)
-      : true;
     await this.store.transaction((tx) => {
       for (const r of removed) {
         tx.items.delete(r);
         tx.itemSources.remove(r);
       }
-      if (item.blobHash && !blobStillUsed) tx.rawBlobs.delete(item.blobHash);
-      tx.audit.add({ at: this.clock.now(), action: 'forget', actor, itemId: id, detail: { removed: removed.length, kind: item.kind } });
+      if (item.blobHash && plan.rawRecord) tx.rawBlobs.delete(item.blobHash);
+      tx.audit.add({
+        at: this.clock.now(), action: 'forget', actor, itemId: id,
+        detail: { kind: item.kind, removed, file: plan.noteFile !== null, rawRecord: plan.rawRecord, logEntries: plan.logDays.length },
+      });
     });
     // A summary that also drew on other messages is re-derived without the forgotten one.
-    if (item.kind === 'raw' && item.conversation && !removed.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)) {
-      await this.writer.resummarize(item.conversation);
+    if (plan.summaryRewritten) await this.writer.resummarize(item.conversation!);
+    // The daily log's copy: only blocks of this message (same role, conversation and text) are cut.
+    let logDays: string[] = [];
+    if (match && plan.logDays.length) {
+      await Promise.all([...this.pendingLogs]);
+      logDays = await forgetInLogs(this.vaultDir, plan.logDays, match);
     }
-    this.logger.info('forget', { id, removed: removed.length });
-    return { id, removed };
+    // No copy left behind: the index image (it lists ids) and the journal (it holds the original write).
+    this.syncIndex();
+    this.persistIndex('forget');
+    await this.store.compact().catch((e) => this.logger.warn('forget.compact_failed', { error: errorCode(e) }));
+    this.logger.info('forget', { id, removed: removed.length, logDays: logDays.length });
+    return { id, removed, plan };
+  }
+
+  /** The daily-log message an item was saved from (raw user / assistant messages only). */
+  private logMatchOf(item: Item): LogMessageMatch | null {
+    if (item.kind !== 'raw' || (item.role !== 'user' && item.role !== 'assistant')) return null;
+    const text = this.writer.textOf(item);
+    return text ? { conversation: item.conversation, role: item.role, text } : null;
+  }
+
+  /** The local days around a time (a log is named by the local day of the turn; ±1 covers a changed zone). */
+  private logDaysAround(at: number): string[] {
+    const tz = this.clock.timeZone();
+    return [...new Set([-86_400_000, 0, 86_400_000].map((d) => localDay(at + d, tz)))];
   }
 
   // ------------------------------------------------------------------ read
@@ -672,7 +753,7 @@ export class MemoryEngine extends Disposable {
    * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
    * changed since the last save. Called on close and when idle — never on the per-turn path.
    */
-  persistIndex(why: 'close' | 'idle' | 'switch' = 'idle'): void {
+  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void {
     if (this.store.openReport.needsReindex && this.index.size === 0) return;
     const started = Date.now();
     try {

@@ -656,7 +656,8 @@ export class Store extends Disposable {
 
   private applyPragmas(db: Database): void {
     // The database lives in WASM memory; durability comes from our journal, not SQLite's.
-    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY');
+    // secure_delete: a deleted row's bytes are zeroed, so a forgotten text is not left in free pages of the next snapshot.
+    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON');
   }
 
   // ---------------------------------------------------------------------------------------------

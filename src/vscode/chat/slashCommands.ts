@@ -2,7 +2,7 @@
 // reply), /forget (shows the item and a button; the deletion happens only after a modal confirmation),
 // /search (hits with ids), /status (engine card figures), /today (opens today's note).
 import * as vscode from 'vscode';
-import type { MemoryEngine } from '../../engine/engine';
+import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { describeHealth } from '../../engine/maintain/health';
@@ -47,7 +47,8 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
       const item = c.engine.store.items.get(id);
       if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
       const label = item.summary ?? item.title ?? item.text ?? id;
-      c.stream.markdown(`This will delete \`${id}\` (${item.kind}): ${inlineText(label)}\n\nThe rows derived only from it go too. This cannot be undone.\n\n`);
+      const plan = await c.engine.forgetPreview(id);
+      c.stream.markdown(`This will delete \`${id}\` (${item.kind}): ${inlineText(label)}\n\nIt removes:\n${describeForgetPlan(plan).map((l) => `- ${l}`).join('\n')}\n\nThis cannot be undone.\n\n`);
       c.stream.button({ command: MEMORY_COMMANDS.forget, arguments: [id], title: `Forget ${id}` });
       return;
     }
