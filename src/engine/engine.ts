@@ -198,6 +198,9 @@ export class MemoryEngine extends Disposable {
     return this.recallIndex;
   }
 
+  /** Resolves once every daily-log append started so far is on disk. */
+  async whenLogsWritten(): Promise<void> { await Promise.all([...this.pendingLogs]); }
+
   /** Resolves once the vault reconciliation started at open has finished. */
   whenVaultSynced(): Promise<void> { return this.vaultSynced; }
 

@@ -12,8 +12,9 @@ import type { MemoryExtensionApi } from '../../src/extension';
 import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
-import { isCapture, textOf, VENDOR } from './chatHarness';
+import { ask, isCapture, textOf, VENDOR } from './chatHarness';
 import { waitForEvent } from './waitFor';
+
 
 const ECHO = { vendor: VENDOR, id: 'echo-stub' };
 
@@ -91,5 +92,35 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     const logged = parseDailyLog(log).filter((e) => e.conversation === ev.conversation);
     assert.equal(logged.length, 2, 'the turn is in the daily log');
     for (const e of logged) assert.doesNotMatch(e.text, /memory-context|Recalled memory — data|Kubernetes 1\.31/, 'the daily log holds the turn without the block');
+  });
+
+  it('forgetting a chat message removes its text from the daily log file, after a confirmation that lists the log', async () => {
+    const secret = 'The quokka-17 staging password rotates on the first Monday of each month at nine.';
+    const ev = await chatTurn(`@memory please note: ${secret}`, { newChat: true });
+    const userId = ev.saved?.ids[0];
+    assert.ok(userId, 'the user message was saved');
+    await Promise.all([api.participant.drain()]);
+    const today = localDay(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const logPath = path.join(engine.vaultDir, 'logs', `${today}.md`);
+    await engine.whenLogsWritten();
+    assert.ok(readFileSync(logPath, 'utf8').includes('quokka-17'), 'the turn is in the daily log');
+    const before = readFileSync(logPath, 'utf8');
+    // /forget shows what will be removed, the daily log included, and deletes nothing yet.
+    const shown = await ask(`@memory /forget ${userId}`, { model: ECHO });
+    assert.match(shown.markdown, new RegExp(`daily log logs/${today}\\.md`), shown.markdown);
+    assert.ok(readFileSync(logPath, 'utf8').includes('quokka-17'), 'nothing removed before the confirmation');
+    const done = await vscode.commands.executeCommand<{ removed: string[] }>('memory.forget', userId, { confirmed: true });
+    assert.ok(done?.removed.includes(userId!));
+    const mine = (text: string, role: string) => parseDailyLog(text).filter((e) => e.conversation === ev.conversation && e.role === role);
+    const after = readFileSync(logPath, 'utf8');
+    assert.equal(mine(before, 'user').length, 1);
+    assert.equal(mine(after, 'user').length, 0, 'the user message left the log');
+    assert.equal(parseDailyLog(after).length, parseDailyLog(before).length - 1, 'only that message left the log');
+    // The echo model repeated the question in its reply: that is a message of its own; forgetting it too leaves no copy.
+    for (const id of ev.saved?.ids.slice(1) ?? []) await vscode.commands.executeCommand('memory.forget', id, { confirmed: true });
+    assert.ok(!readFileSync(logPath, 'utf8').includes('quokka-17'), 'the log file no longer holds the text');
+    const audit = engine.store.audit.list({ action: 'forget' }).at(-1)!;
+    assert.equal(audit.itemId, userId);
+    assert.ok(!JSON.stringify(audit.detail).includes('quokka'), 'the audit row holds ids only');
   });
 });
