@@ -553,7 +553,8 @@ export class MemoryEngine extends Disposable {
   /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
   footprint(): EngineFootprint {
     const index = this.index;
-    const heap = this.store.heapBytes;
+    // The database's memory: sql.js's WASM heap (page cache, working memory) plus the database file it keeps in memory.
+    const heap = this.store.heapBytes + this.store.dbBytes;
     const key = `${this.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
     if (this.footprintCache?.key === key) return this.footprintCache.value;
     const f = index.footprint();
@@ -567,7 +568,7 @@ export class MemoryEngine extends Disposable {
     const cacheBytes = f.metadataBytes + f.pendingBytes;
     const value: EngineFootprint = {
       memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
-      sqlHeapBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
+      databaseBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
       diskBytes: disk.snapshotBytes + disk.journalBytes + disk.indexBytes + disk.vectorBytes, disk,
     };
     this.footprintCache = { key, value };

@@ -68,7 +68,7 @@ export interface EngineCard {
   health: string;
   /** What memory itself holds (bytes): RAM by part, and the store folder on disk. */
   footprint: {
-    memoryBytes: number; sqlHeapBytes: number; keywordIndexBytes: number; vectorIndexBytes: number; cacheBytes: number;
+    memoryBytes: number; databaseBytes: number; keywordIndexBytes: number; vectorIndexBytes: number; cacheBytes: number;
     diskBytes: number; warnBytes: number; critBytes: number;
   };
 }

@@ -83,7 +83,7 @@ describe('The dashboard in VS Code', () => {
       assert.equal(card.health, 'ok');
       assert.equal(card.footprint.warnBytes, warnBytes);
       assert.ok(card.footprint.memoryBytes < warnBytes && card.footprint.memoryBytes > 0);
-      assert.equal(card.footprint.memoryBytes, card.footprint.sqlHeapBytes + card.footprint.keywordIndexBytes + card.footprint.vectorIndexBytes + card.footprint.cacheBytes);
+      assert.equal(card.footprint.memoryBytes, card.footprint.databaseBytes + card.footprint.keywordIndexBytes + card.footprint.vectorIndexBytes + card.footprint.cacheBytes);
       const s = await vscode.commands.executeCommand<{ card?: { health: { level: string } } }>('memory.showStatus');
       assert.equal(s.card?.health.level, 'ok');
     } finally {

@@ -221,7 +221,7 @@ function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {
     ['Recall budget', `${e.recallBudgetChars} chars`],
     ['Health', `${e.health} (warning at ${fmtBytes(e.footprint.warnBytes)}, critical at ${fmtBytes(e.footprint.critBytes)} in RAM)`],
     ['Memory in RAM', `${fmtBytes(e.footprint.memoryBytes)} — what health rates: the parts below`],
-    ['Database (sql.js heap)', fmtBytes(e.footprint.sqlHeapBytes)],
+    ['Database (sql.js heap and in-memory file)', fmtBytes(e.footprint.databaseBytes)],
     ['Keyword index', fmtBytes(e.footprint.keywordIndexBytes)],
     ['Vector index', fmtBytes(e.footprint.vectorIndexBytes)],
     ['Caches (item metadata, texts waiting for a vector)', fmtBytes(e.footprint.cacheBytes)],

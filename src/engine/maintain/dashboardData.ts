@@ -160,7 +160,7 @@ export class DashboardData {
       captureThinking: s.switches.captureThinking, includeSecrets: s.switches.includeSecrets, recallBudgetChars: s.recallBudgetChars,
       health: s.health.level,
       footprint: {
-        memoryBytes: s.health.footprint.memoryBytes, sqlHeapBytes: s.health.footprint.sqlHeapBytes, keywordIndexBytes: s.health.footprint.keywordIndexBytes,
+        memoryBytes: s.health.footprint.memoryBytes, databaseBytes: s.health.footprint.databaseBytes, keywordIndexBytes: s.health.footprint.keywordIndexBytes,
         vectorIndexBytes: s.health.footprint.vectorIndexBytes, cacheBytes: s.health.footprint.cacheBytes, diskBytes: s.health.footprint.diskBytes,
         warnBytes: s.health.warnBytes, critBytes: s.health.critBytes,
       },

@@ -9,14 +9,15 @@ export type HealthLevel = 'ok' | 'warn' | 'critical';
 
 /**
  * What memory itself costs (R-MAINT-3), never the host process's RSS (shared by every extension).
- * `memoryBytes` — what the health level rates — is the RAM the engine holds: sql.js's WASM heap (the
- * database lives there), the keyword and vector indexes, and caches (per-item metadata, texts waiting
+ * `memoryBytes` — what the health level rates — is the RAM the engine holds: the database (sql.js's WASM
+ * heap plus the database file sql.js keeps in memory), the keyword and vector indexes, and caches (per-item metadata, texts waiting
  * for a vector). `diskBytes` is the store folder's files: snapshot, journal, saved index and vectors.
  * The embedding model's own memory is not counted (a fixed cost, the same with 5 or 100k items).
  */
 export interface EngineFootprint {
   memoryBytes: number;
-  sqlHeapBytes: number;
+  /** sql.js: its WASM heap (page cache, working memory) plus the database file it keeps in memory. */
+  databaseBytes: number;
   keywordIndexBytes: number;
   vectorIndexBytes: number;
   cacheBytes: number;
@@ -71,7 +72,7 @@ export function formatBytes(bytes: number): string {
 /** One line for the status cards: the level, what it rates and where the bytes are. */
 export function describeHealth(h: EngineHealth): string {
   const f = h.footprint;
-  return `${h.level} — memory holds ${formatBytes(f.memoryBytes)} in RAM (database ${formatBytes(f.sqlHeapBytes)}, keyword index ${formatBytes(f.keywordIndexBytes)}, `
+  return `${h.level} — memory holds ${formatBytes(f.memoryBytes)} in RAM (database ${formatBytes(f.databaseBytes)}, keyword index ${formatBytes(f.keywordIndexBytes)}, `
     + `vectors ${formatBytes(f.vectorIndexBytes)}, caches ${formatBytes(f.cacheBytes)}; warning at ${formatBytes(h.warnBytes)}, critical at ${formatBytes(h.critBytes)}) `
     + `and ${formatBytes(f.diskBytes)} on disk`;
 }

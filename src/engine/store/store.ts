@@ -509,9 +509,19 @@ export class Store extends Disposable {
     return this.lastSeq;
   }
 
-  /** Bytes of sql.js's WASM heap, where this (and any other open) database lives in memory. */
+  /** Bytes of sql.js's WASM heap: SQLite's page cache and working memory (shared by every open database). */
   get heapBytes(): number {
     return sqlHeapBytes(this.SQL);
+  }
+
+  /**
+   * Bytes of the database file sql.js keeps in memory (its in-memory file system holds the whole file
+   * outside the WASM heap): page_count × page_size. 0 when closed.
+   */
+  get dbBytes(): number {
+    if (this.closed) return 0;
+    const n = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    return n('PRAGMA page_count') * n('PRAGMA page_size');
   }
 
   /**

@@ -14,9 +14,12 @@ describe('engine footprint and health (R-MAINT-3)', () => {
     const f = h.footprint;
     assert.equal(h.level, 'ok');
     assert.equal(h.bytes, f.memoryBytes);
-    assert.equal(f.memoryBytes, f.sqlHeapBytes + f.keywordIndexBytes + f.vectorIndexBytes + f.cacheBytes);
-    // The real sql.js heap: a WebAssembly memory is a whole number of 64 KiB pages, at least one.
-    assert.ok(f.sqlHeapBytes >= 65536 && f.sqlHeapBytes % 65536 === 0, `heap ${f.sqlHeapBytes}`);
+    assert.equal(f.memoryBytes, f.databaseBytes + f.keywordIndexBytes + f.vectorIndexBytes + f.cacheBytes);
+    // The real sql.js heap (a WebAssembly memory: whole 64 KiB pages) plus the database file sql.js keeps in memory.
+    const heap = t.engine.store.heapBytes, file = t.engine.store.dbBytes;
+    assert.ok(heap >= 65536 && heap % 65536 === 0, `heap ${heap}`);
+    assert.ok(file > 0 && file % 4096 === 0, `file ${file}`);
+    assert.equal(f.databaseBytes, heap + file);
     assert.ok(f.keywordIndexBytes > 0 && f.cacheBytes > 0);
     // Far below the host process's resident memory, which the old health sampled.
     assert.ok(f.memoryBytes < process.memoryUsage().rss, 'the footprint is memory\'s own, not the process\'s');
@@ -35,6 +38,7 @@ describe('engine footprint and health (R-MAINT-3)', () => {
     await t.engine.flush();
     const after = t.engine.footprint();
     assert.ok(after.keywordIndexBytes > before.keywordIndexBytes, 'new vocabulary costs keyword-index bytes');
+    assert.ok(after.databaseBytes > before.databaseBytes, 'the database file in memory grew');
     assert.ok(after.cacheBytes > before.cacheBytes, 'new items cost metadata bytes');
     assert.ok(after.vectorIndexBytes >= before.vectorIndexBytes);
     t.engine.updateSettings({ healthWarnBytes: after.memoryBytes - 1, healthCritBytes: after.memoryBytes * 10 });
