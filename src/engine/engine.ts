@@ -20,7 +20,7 @@ import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { kindOfId, NOTE_KINDS, type NoteKind } from './types';
-import { appendTurn, forgetInLogs, logDaysWith, type LogMessageMatch } from './vault/dailyLog';
+import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
@@ -28,6 +28,8 @@ import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from '.
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
+/** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
+const RECENT_HISTORY_MESSAGES = 6;
 /** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
 const ACCESS_FLUSH_MS = 5_000;
 /** …or at once when this many are queued (a burst of searches). */
@@ -196,6 +198,22 @@ export class MemoryEngine extends Disposable {
   get index(): RecallIndex {
     if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
     return this.recallIndex;
+  }
+
+  /**
+   * Short-term history for a resumed conversation (R-WRITE-7): the conversation's last turns from the daily
+   * logs that the caller's own history does not hold (`have`: its messages' texts), oldest first. Empty for a
+   * conversation the logs do not know. Reads at most the last `maxDays` log files (default 7).
+   */
+  async recentHistory(conversation: string, opts: { limit?: number; have?: readonly string[]; maxDays?: number } = {}): Promise<RecentTurn[]> {
+    this.ensureOpen();
+    if (typeof conversation !== 'string' || !conversation) return [];
+    await this.whenLogsWritten();
+    const limit = Math.max(0, Math.min(50, Math.floor(opts.limit ?? RECENT_HISTORY_MESSAGES)));
+    const norm = (x: string) => x.replace(/\s+/g, ' ').trim();
+    const have = new Set((opts.have ?? []).map(norm));
+    const turns = await recentTurns(this.vaultDir, { limit: limit + have.size, conversation, maxDays: opts.maxDays ?? 7 });
+    return turns.filter((t) => t.text.trim() && !have.has(norm(t.text))).slice(-limit);
   }
 
   /** Resolves once every daily-log append started so far is on disk. */

@@ -123,4 +123,24 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     assert.equal(audit.itemId, userId);
     assert.ok(!JSON.stringify(audit.detail).includes('quokka'), 'the audit row holds ids only');
   });
+
+  it('a resumed conversation gets the turns VS Code\'s history does not carry from the daily logs', async () => {
+    const first = await chatTurn('@memory first turn of a conversation that another window continues', { newChat: true });
+    // Another window (or a session VS Code restored without its responses) added a turn to this conversation.
+    const elsewhere = 'From the other window: the lighthouse deploy target moved to the eu-north-1 region yesterday.';
+    await engine.recordTurn({ conversation: first.conversation, user: elsewhere, assistant: 'Noted: lighthouse now deploys to eu-north-1.' });
+    await engine.whenLogsWritten();
+    const from = server.chats.length;
+    const second = await chatTurn('@memory and where does it deploy now?');
+    assert.equal(second.conversation, first.conversation, 'the same conversation continues');
+    const sent = server.chats.slice(from).filter((r) => !isCapture(r)).at(-1)!;
+    const msgs = (sent.body?.messages ?? []) as { role: string; content?: unknown }[];
+    const texts = msgs.map((m) => (typeof m.content === 'string' ? m.content : ''));
+    const at = texts.findIndex((x) => x === elsewhere);
+    assert.ok(at > 0, 'the other window\'s turn reached the model as history');
+    assert.equal(msgs[at]!.role, 'user');
+    assert.equal(texts[at + 1], 'Noted: lighthouse now deploys to eu-north-1.');
+    assert.equal(texts.filter((x) => x.includes('first turn of a conversation')).length >= 1, true);
+    assert.equal(texts.filter((x) => x === 'first turn of a conversation that another window continues').length, 1, 'a turn VS Code already carries is not repeated');
+  });
 });

@@ -95,6 +95,8 @@ export interface TurnPrompt {
   /** The block as sent (masked for a remote model; empty when withheld or nothing recalled). */
   block: string;
   withheld: boolean;
+  /** Messages of short-term history taken from the daily logs (a resumed conversation). */
+  resumedMessages: number;
 }
 
 /**
@@ -104,6 +106,8 @@ export interface TurnPrompt {
 export async function buildTurnPrompt(engine: MemoryEngine, o: {
   prompt: string; history: vscode.ChatContext['history']; conversation: string; project: ProjectContext;
   window: number; canUseTools: boolean; local: boolean; logger: Logger;
+  /** The conversation id came from an earlier turn (not a new chat): its log turns may fill in the history. */
+  resumed?: boolean;
 }): Promise<TurnPrompt> {
   const requests = o.history.filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn);
   const title = (requests[0]?.prompt ?? o.prompt).slice(0, 120);
@@ -125,6 +129,15 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
     else { block = ''; withheld = true; o.logger.warn('participant.block_withheld', { reason: m.reason }); }
   }
   const messages = [vscode.LanguageModelChatMessage.User(STABLE_PREAMBLE)];
+  // A resumed conversation (R-WRITE-7): its turns in the daily logs that VS Code's history does not carry
+  // (a restored session, another window) come first, as short-term history — masked for a remote model.
+  const resumed = o.resumed ? await engine.recentHistory(o.conversation, { have: historyTexts(o.history) }).catch(() => []) : [];
+  for (const t of resumed) {
+    const text = o.local ? t.text : maskOrWithhold(t.text);
+    const content = typeof text === 'string' ? text : text.ok ? text.text : '';
+    if (!content) continue;
+    messages.push(t.role === 'user' ? vscode.LanguageModelChatMessage.User(content) : vscode.LanguageModelChatMessage.Assistant(content));
+  }
   for (const t of o.history) {
     if (t instanceof vscode.ChatRequestTurn) messages.push(vscode.LanguageModelChatMessage.User(t.prompt));
     else if (t instanceof vscode.ChatResponseTurn) {
@@ -133,7 +146,17 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
     }
   }
   messages.push(vscode.LanguageModelChatMessage.User(block ? `${block}\n\n${o.prompt}` : o.prompt));
-  return { messages, recall, block, withheld };
+  return { messages, recall, block, withheld, resumedMessages: resumed.length };
+}
+
+/** The texts of the chat history VS Code passed (requests and our responses). */
+function historyTexts(history: vscode.ChatContext['history']): string[] {
+  const out: string[] = [];
+  for (const t of history) {
+    if (t instanceof vscode.ChatRequestTurn) out.push(t.prompt);
+    else if (t instanceof vscode.ChatResponseTurn) out.push(responseText(t));
+  }
+  return out;
 }
 
 /**
@@ -178,7 +201,8 @@ export class MemoryParticipant implements vscode.Disposable {
   settingsChanged(): void { /* nothing to refresh */ }
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
-    const conversation = conversationOf(context.history) ?? newConversationId();
+    const known = conversationOf(context.history);
+    const conversation = known ?? newConversationId();
     const project = this.deps.project();
     if (request.command) {
       const meta: TurnMetadata = { conversation, command: request.command };
@@ -192,11 +216,11 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       return { metadata: meta };
     }
-    return this.answer(request, context, stream, token, conversation, project);
+    return this.answer(request, context, stream, token, conversation, project, known !== undefined);
   }
 
   private async answer(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
-    conversation: string, project: ProjectContext): Promise<vscode.ChatResult> {
+    conversation: string, project: ProjectContext, resumed: boolean): Promise<vscode.ChatResult> {
     const settings = this.deps.settings();
     const model = request.model;
     const local = isLocalBridgeModel(model, settings.localModels);
@@ -213,7 +237,7 @@ export class MemoryParticipant implements vscode.Disposable {
         engine = await this.deps.host.get();
         if (engine.settings.enabled) {
           prompt = await buildTurnPrompt(engine, {
-            prompt: request.prompt, history: context.history, conversation, project, window: model.maxInputTokens, canUseTools, local, logger: this.deps.logger,
+            prompt: request.prompt, history: context.history, conversation, project, window: model.maxInputTokens, canUseTools, local, logger: this.deps.logger, resumed,
           });
         }
       } catch (e) {
@@ -223,6 +247,7 @@ export class MemoryParticipant implements vscode.Disposable {
       const messages = prompt?.messages ?? [vscode.LanguageModelChatMessage.User(STABLE_PREAMBLE), vscode.LanguageModelChatMessage.User(request.prompt)];
       this.deps.logger.info('participant.request', {
         conversation, recalled: prompt?.recall.items.length ?? 0, reason: prompt?.recall.reason ?? '', tools: tools.length, local, withheld: prompt?.withheld ?? false,
+        resumed: prompt?.resumedMessages ?? 0,
       });
       let answer = '';
       try {
