@@ -1,7 +1,7 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
@@ -9,6 +9,8 @@ import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
+import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
+export type { EngineFootprint, EngineHealth } from './maintain/health';
 import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
 import type { ReviewEntry } from '../protocol/dashboard';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
@@ -18,15 +20,17 @@ import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { ID_PREFIXES_TEXT, kindOfId, NOTE_KINDS, type NoteKind } from './types';
-import { appendTurn } from './vault/dailyLog';
+import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
-import { noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
+import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
+/** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
+const RECENT_HISTORY_MESSAGES = 6;
 /** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
 const ACCESS_FLUSH_MS = 5_000;
 /** …or at once when this many are queued (a burst of searches). */
@@ -66,11 +70,41 @@ export interface EngineStatus {
   switches: { captureToolResults: boolean; captureThinking: boolean; includeSecrets: boolean };
   recallBudgetChars: number;
   store: { seq: number; snapshotBytes: number; journalBytes: number };
-  health: { rssBytes: number; level: 'ok' | 'warn' | 'critical' };
+  health: EngineHealth;
   openReport: OpenReport;
 }
 
 export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
+
+/** What a forget removes (forgetPreview): ids, paths, days and counts — never memory text. */
+export interface ForgetPlan {
+  id: string;
+  kind: string;
+  /** Rows derived only from this item (facts, entities, a one-message summary): deleted with it. */
+  derived: string[];
+  /** The vault note file deleted (vault-relative path), if the item is a note. */
+  noteFile: string | null;
+  /** Its slot in the compressed raw record is blanked (no other message shares the content). */
+  rawRecord: boolean;
+  /** Daily logs (`YYYY-MM-DD`) whose block of this message is cut. */
+  logDays: string[];
+  /** Keyword-index entries and vectors removed (item + derived). */
+  indexed: number;
+  vectors: number;
+  /** The conversation summary re-derived without this message, if any. */
+  summaryRewritten: string | null;
+}
+
+/** The confirmation's list: one line per place the forget reaches (ids, paths, days; no memory text). */
+export function describeForgetPlan(p: ForgetPlan): string[] {
+  const lines = [`the ${p.kind} ${p.id} and its keyword-index entry${p.vectors ? ' and vector' : ''}`];
+  if (p.derived.length) lines.push(`${p.derived.length} row(s) derived only from it: ${p.derived.slice(0, 5).join(', ')}${p.derived.length > 5 ? ', …' : ''}`);
+  if (p.noteFile) lines.push(`the note file ${p.noteFile}`);
+  if (p.rawRecord) lines.push('its copy in the compressed raw record');
+  if (p.logDays.length) lines.push(`its message in the daily log${p.logDays.length > 1 ? 's' : ''} ${p.logDays.map((d) => `logs/${d}.md`).join(', ')}`);
+  if (p.summaryRewritten) lines.push(`its part of the conversation summary ${p.summaryRewritten} (re-derived)`);
+  return lines;
+}
 
 export interface RememberInput {
   text: string;
@@ -90,6 +124,8 @@ export class MemoryEngine extends Disposable {
   private indexCatchUp: NodeJS.Immediate | undefined;
   readonly writer: TurnWriter;
   readonly recaller: Recaller;
+  /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
+  readonly healthMonitor: HealthMonitor;
   private settingsValue: EngineSettings;
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
@@ -121,6 +157,7 @@ export class MemoryEngine extends Disposable {
     this.recallIndex = new RecallIndex(embedder, logger);
     this.writer = new TurnWriter(store, settings, clock, logger);
     this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
   }
 
@@ -164,11 +201,32 @@ export class MemoryEngine extends Disposable {
     return this.recallIndex;
   }
 
+  /**
+   * Short-term history for a resumed conversation (R-WRITE-7): the conversation's last turns from the daily
+   * logs that the caller's own history does not hold (`have`: its messages' texts), oldest first. Empty for a
+   * conversation the logs do not know. Reads at most the last `maxDays` log files (default 7).
+   */
+  async recentHistory(conversation: string, opts: { limit?: number; have?: readonly string[]; maxDays?: number } = {}): Promise<RecentTurn[]> {
+    this.ensureOpen();
+    if (typeof conversation !== 'string' || !conversation) return [];
+    await this.whenLogsWritten();
+    const limit = Math.max(0, Math.min(50, Math.floor(opts.limit ?? RECENT_HISTORY_MESSAGES)));
+    const norm = (x: string) => x.replace(/\s+/g, ' ').trim();
+    const have = new Set((opts.have ?? []).map(norm));
+    const turns = await recentTurns(this.vaultDir, { limit: limit + have.size, conversation, maxDays: opts.maxDays ?? 7 });
+    return turns.filter((t) => t.text.trim() && !have.has(norm(t.text))).slice(-limit);
+  }
+
+  /** Resolves once every daily-log append started so far is on disk. */
+  async whenLogsWritten(): Promise<void> { await Promise.all([...this.pendingLogs]); }
+
   /** Resolves once the vault reconciliation started at open has finished. */
   whenVaultSynced(): Promise<void> { return this.vaultSynced; }
 
   updateSettings(partial: Partial<EngineSettings>): void {
     this.settingsValue = withDefaults({ ...this.settingsValue, ...partial });
+    const s = this.settingsValue;
+    this.healthMonitor.update({ everyNTurns: s.healthEveryNTurns, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes });
   }
 
   // ------------------------------------------------------------------ write
@@ -178,8 +236,9 @@ export class MemoryEngine extends Disposable {
     if (!this.settingsValue.enabled) return { ids: [], skipped: [] };
     const res = await this.writer.recordTurn(t);
     // The daily log is the transcript: every turn, detached from the acknowledgement.
+    // The log gets the turn as saved: the reply without the recall block and its fragments (no echo).
     const log = appendTurn(this.vaultDir, {
-      at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: t.user, assistant: t.assistant, conversation: t.conversation,
+      at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant, conversation: t.conversation,
     }).then(
       () => undefined,
       (e) => this.logger.warn('daily_log.append_failed', { error: (e as Error)?.name }),
@@ -258,19 +317,49 @@ export class MemoryEngine extends Disposable {
     return res;
   }
 
-  /** Deletes one item, its index entries and rows derived only from it (R-MAINT-4). */
-  async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[] }> {
+  /**
+   * What forgetting `id` would remove, everywhere memory keeps it (R-MAINT-4; shown in the confirmation):
+   * the item and the rows derived only from it (store, keyword and vector indexes), its note file, its slot
+   * in the raw record, and its message blocks in the daily logs. Changes nothing.
+   */
+  async forgetPreview(id: string): Promise<ForgetPlan> {
     this.ensureOpen();
     if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
     if (id.startsWith('vt:')) relPathOfId(id);
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const removed = [id];
-    const derivedOnly = this.store.itemSources.derivedFrom(id).filter((d) => {
+    const derived = this.store.itemSources.derivedFrom(id).filter((d) => {
       const srcs = this.store.itemSources.sourcesOf(d);
       return srcs.length === 1 && srcs[0] === id;
     });
-    removed.push(...derivedOnly);
+    const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
+    const match = this.logMatchOf(item);
+    const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
+    const index = this.index;
+    return {
+      id, kind: item.kind, derived,
+      noteFile: item.kind === 'note' && item.path ? item.path : null,
+      rawRecord,
+      logDays,
+      indexed: [id, ...derived].filter((x) => index.has(x)).length,
+      vectors: [id, ...derived].filter((x) => index.hasVector(x)).length,
+      summaryRewritten: item.kind === 'raw' && item.conversation && !derived.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)
+        ? `gs:${item.conversation}` : null,
+    };
+  }
+
+  /**
+   * Deletes one item everywhere memory keeps it (see forgetPreview): the rows, the index entries and vectors,
+   * the note file, its raw-record slot, its daily-log blocks (each file rewritten atomically, every other byte
+   * unchanged); the saved index is rewritten and the store compacted, so no copy stays in the journal. The
+   * audit row records ids and counts only.
+   */
+  async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
+    const plan = await this.forgetPreview(id);
+    const item = this.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    const removed = [id, ...plan.derived];
+    const match = this.logMatchOf(item);
     if (item.kind === 'note' && item.path) {
       try {
         await fsp.unlink(resolveInVault(this.vaultDir, item.path, { allowHidden: true }));
@@ -278,23 +367,44 @@ export class MemoryEngine extends Disposable {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }
     }
-    const blobStillUsed = item.blobHash
-      ? this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id)
-      : true;
     await this.store.transaction((tx) => {
       for (const r of removed) {
         tx.items.delete(r);
         tx.itemSources.remove(r);
       }
-      if (item.blobHash && !blobStillUsed) tx.rawBlobs.delete(item.blobHash);
-      tx.audit.add({ at: this.clock.now(), action: 'forget', actor, itemId: id, detail: { removed: removed.length, kind: item.kind } });
+      if (item.blobHash && plan.rawRecord) tx.rawBlobs.delete(item.blobHash);
+      tx.audit.add({
+        at: this.clock.now(), action: 'forget', actor, itemId: id,
+        detail: { kind: item.kind, removed, file: plan.noteFile !== null, rawRecord: plan.rawRecord, logEntries: plan.logDays.length },
+      });
     });
     // A summary that also drew on other messages is re-derived without the forgotten one.
-    if (item.kind === 'raw' && item.conversation && !removed.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)) {
-      await this.writer.resummarize(item.conversation);
+    if (plan.summaryRewritten) await this.writer.resummarize(item.conversation!);
+    // The daily log's copy: only blocks of this message (same role, conversation and text) are cut.
+    let logDays: string[] = [];
+    if (match && plan.logDays.length) {
+      await Promise.all([...this.pendingLogs]);
+      logDays = await forgetInLogs(this.vaultDir, plan.logDays, match);
     }
-    this.logger.info('forget', { id, removed: removed.length });
-    return { id, removed };
+    // No copy left behind: the index image (it lists ids) and the journal (it holds the original write).
+    this.syncIndex();
+    this.persistIndex('forget');
+    await this.store.compact().catch((e) => this.logger.warn('forget.compact_failed', { error: errorCode(e) }));
+    this.logger.info('forget', { id, removed: removed.length, logDays: logDays.length });
+    return { id, removed, plan };
+  }
+
+  /** The daily-log message an item was saved from (raw user / assistant messages only). */
+  private logMatchOf(item: Item): LogMessageMatch | null {
+    if (item.kind !== 'raw' || (item.role !== 'user' && item.role !== 'assistant')) return null;
+    const text = this.writer.textOf(item);
+    return text ? { conversation: item.conversation, role: item.role, text } : null;
+  }
+
+  /** The local days around a time (a log is named by the local day of the turn; ±1 covers a changed zone). */
+  private logDaysAround(at: number): string[] {
+    const tz = this.clock.timeZone();
+    return [...new Set([-86_400_000, 0, 86_400_000].map((d) => localDay(at + d, tz)))];
   }
 
   // ------------------------------------------------------------------ read
@@ -459,7 +569,8 @@ export class MemoryEngine extends Disposable {
    */
   headline(): EngineHeadline {
     const s = this.settingsValue;
-    const rss = process.memoryUsage().rss;
+    const footprint = this.footprint();
+    const bytes = footprint.memoryBytes;
     return {
       enabled: s.enabled,
       items: this.store.items.count(),
@@ -467,8 +578,35 @@ export class MemoryEngine extends Disposable {
         id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
         vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
       },
-      health: { rssBytes: rss, level: rss >= s.healthCritBytes ? 'critical' : rss >= s.healthWarnBytes ? 'warn' : 'ok' },
+      health: { level: healthLevel(bytes, s.healthWarnBytes, s.healthCritBytes), bytes, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, footprint },
     };
+  }
+
+  private footprintCache: { key: string; value: EngineFootprint } | undefined;
+
+  /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
+  footprint(): EngineFootprint {
+    const index = this.index;
+    // The database's memory: sql.js's WASM heap (page cache, working memory) plus the database file it keeps in memory.
+    const heap = this.store.heapBytes + this.store.dbBytes;
+    const key = `${this.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
+    if (this.footprintCache?.key === key) return this.footprintCache.value;
+    const f = index.footprint();
+    const size = (file: string): number => { try { return statSync(file).size; } catch { return 0; } };
+    const st = this.store.stats();
+    let vectorBytes = 0;
+    try {
+      for (const name of readdirSync(path.join(this.store.dir, 'vectors'))) vectorBytes += size(path.join(this.store.dir, 'vectors', name));
+    } catch { /* no vectors saved yet */ }
+    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.indexFile()), vectorBytes };
+    const cacheBytes = f.metadataBytes + f.pendingBytes;
+    const value: EngineFootprint = {
+      memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
+      databaseBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
+      diskBytes: disk.snapshotBytes + disk.journalBytes + disk.indexBytes + disk.vectorBytes, disk,
+    };
+    this.footprintCache = { key, value };
+    return value;
   }
 
   status(): EngineStatus {
@@ -653,7 +791,7 @@ export class MemoryEngine extends Disposable {
    * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
    * changed since the last save. Called on close and when idle — never on the per-turn path.
    */
-  persistIndex(why: 'close' | 'idle' | 'switch' = 'idle'): void {
+  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void {
     if (this.store.openReport.needsReindex && this.index.size === 0) return;
     const started = Date.now();
     try {

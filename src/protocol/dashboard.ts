@@ -64,7 +64,13 @@ export interface EngineCard {
   captureThinking: boolean;
   includeSecrets: boolean;
   recallBudgetChars: number;
+  /** ok / warn / critical, rating `footprint.memoryBytes` against the two thresholds (R-MAINT-3). */
   health: string;
+  /** What memory itself holds (bytes): RAM by part, and the store folder on disk. */
+  footprint: {
+    memoryBytes: number; databaseBytes: number; keywordIndexBytes: number; vectorIndexBytes: number; cacheBytes: number;
+    diskBytes: number; warnBytes: number; critBytes: number;
+  };
 }
 
 export interface ItemDetail extends ItemRow {

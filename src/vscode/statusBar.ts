@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineHeadline, MemoryEngine } from '../engine/engine';
 import type { Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
+import { formatBytes } from '../engine/maintain/health';
 import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
 import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
@@ -73,7 +74,9 @@ export class MemoryStatusBar implements vscode.Disposable {
       const items = head?.items ?? 0;
       const health: HealthLevel = head?.health.level ?? 'ok';
       this.item.text = on ? `$(database) Memory: ${items}` : '$(database) Memory: off';
-      tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHeadroom: ${health}  \n`);
+      const fp = head?.health.footprint;
+      const where = fp ? ` — ${formatBytes(fp.memoryBytes)} in RAM (database, indexes, caches), ${formatBytes(fp.diskBytes)} on disk` : '';
+      tip.appendMarkdown(`**Memory is ${on ? 'on' : 'off'}**  \n${items} items  \nHealth: ${health}${where}  \n`);
       const embedder = head ? describeEmbedder(head.embedder) : undefined;
       if (embedder) tip.appendMarkdown(`Embedder: ${embedder}  \n`);
       // Restricted Mode and a workspace-provided project awaiting confirmation: said once, here (issue #12).

@@ -74,7 +74,11 @@ async function reopenOnly(storeRoot: string, n: number, questions: string[]): Pr
       const question = questions[q++ % questions.length]!;
       await engine.recall({ message: question, conversation: `new-${q}`, project: PROJECTS[q % PROJECTS.length], window: 128_000 });
     }, { warmup: 10, runs: 100 });
-    return { openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), indexOpen: engine.indexOpen, memoryAfterOpenMb: afterOpen, recall, memoryAfterRecallsMb: memoryMb() };
+    const health = engine.headline().health;
+    return {
+      openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), indexOpen: engine.indexOpen, memoryAfterOpenMb: afterOpen, recall, memoryAfterRecallsMb: memoryMb(),
+      footprint: { level: health.level, ...health.footprint },
+    };
   } finally {
     await engine.close();
   }
@@ -121,6 +125,9 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       }, { warmup: 20, runs: 200 });
       const rss = rssMb();
       const memoryAfterFillMb = memoryMb();
+      // What health rates (R-MAINT-3): memory's own footprint, not the process's RSS.
+      const health = engine.headline().health;
+      const footprintAfterFill = { level: health.level, ...health.footprint };
       // Activation: close (compacts), reopen, first recall.
       await engine.close();
       const a0 = performance.now();
@@ -132,7 +139,7 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       await engine.close();
       const fresh = freshProcessReopen(dir, n);
       out[String(n)] = {
-        items, fillSeconds: round(fillMs / 1000, 1), recall, search, rssMb: rss, memoryAfterFillMb,
+        items, fillSeconds: round(fillMs / 1000, 1), recall, search, rssMb: rss, memoryAfterFillMb, footprintAfterFill,
         activation: { openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), rssMb: sameProcessRss },
         freshProcess: fresh,
         targets: { recallP95Ms: n >= 100_000 ? 25 : 5, rssMb: 400, toFirstRecallMs: 1500 },

@@ -112,7 +112,7 @@ describe('@memory slash commands, model failures, masking, health and follow-ups
     assert.match(md, /facts \d+ of \d+/);
     assert.match(md, /Raw record (on|off) · capture tool results (on|off) · capture thinking (on|off) · include secrets (on|off)/);
     assert.match(md, /Recall budget \d+ chars/);
-    assert.match(md, /Health: (ok|warn|critical)/);
+    assert.match(md, /Health: (ok|warn|critical) — memory holds [\d.]+ (MB|KB) in RAM \(database [\d.]+ (MB|KB)/);
     assert.ok(!/blue-green|pnpm/.test(md), 'no memory text in the card');
   });
 

@@ -60,6 +60,37 @@ describe('The dashboard in VS Code', () => {
     assert.equal((card as { result: { factsWithVector: string } }).result.factsWithVector, status.vectors.facts);
   });
 
+  it('rates memory\'s own footprint, not the extension host\'s memory: ok with a few items (status bar and card)', async () => {
+    const engine = await api.engine();
+    const fp = engine.footprint();
+    const rss = process.memoryUsage().rss;
+    // A warning threshold between memory's footprint and the host's resident memory: measuring the host
+    // (as health once did) would turn this yellow; measuring memory itself keeps it ok.
+    const cfg = () => vscode.workspace.getConfiguration('memory');
+    const warnBytes = rss > fp.memoryBytes * 2 ? Math.floor((fp.memoryBytes * 1.5 + rss) / 2) : api.settings().healthWarnBytes;
+    const applied = until(vscode.workspace.onDidChangeConfiguration, () => api.settings().healthWarnBytes === warnBytes, 'the warn threshold');
+    await cfg().update('health.warnBytes', warnBytes, vscode.ConfigurationTarget.Global);
+    await applied;
+    try {
+      api.statusBar.update();
+      assert.equal(api.statusBar.item.backgroundColor, undefined, 'no warning or error colour');
+      const tip = api.statusBar.item.tooltip as vscode.MarkdownString;
+      assert.match(tip.value, /Health: ok — [\d.]+ (MB|KB) in RAM \(database, indexes, caches\), [\d.]+ (MB|KB|bytes) on disk/);
+      await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+      const posted = await until(api.dashboard()!.onDidPost, () => api.dashboard()!.responses.get('getEngine'), 'the engine card', 30_000);
+      assert.equal((posted as { result: { health: string } }).result.health, 'ok', 'the dashboard\'s card says ok');
+      const card = new DashboardData(engine, () => ({ includeSecrets: false })).engineCard();
+      assert.equal(card.health, 'ok');
+      assert.equal(card.footprint.warnBytes, warnBytes);
+      assert.ok(card.footprint.memoryBytes < warnBytes && card.footprint.memoryBytes > 0);
+      assert.equal(card.footprint.memoryBytes, card.footprint.databaseBytes + card.footprint.keywordIndexBytes + card.footprint.vectorIndexBytes + card.footprint.cacheBytes);
+      const s = await vscode.commands.executeCommand<{ card?: { health: { level: string } } }>('memory.showStatus');
+      assert.equal(s.card?.health.level, 'ok');
+    } finally {
+      await cfg().update('health.warnBytes', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('is what a click on the status bar item opens', () => {
     const command = api.statusBar.item.command;
     assert.equal(typeof command === 'string' ? command : command?.command, OPEN_DASHBOARD_COMMAND);

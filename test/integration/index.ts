@@ -16,9 +16,10 @@ function findTests(dir: string, out: string[] = []): string[] {
 
 export async function run(): Promise<void> {
   // 60 s per test: the first command in a fresh extension host can wait on activation.
-  // MEMORY_INTEGRATION_GREP=<pattern> runs only the matching tests (while iterating on one surface).
-  const grep = process.env.MEMORY_INTEGRATION_GREP || undefined;
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true, grep });
+  // MEMORY_INTEGRATION_GREP=<pattern> (or the runner's --grep, passed as MEMORY_TEST_GREP) runs only the matching tests.
+  const grep = process.env.MEMORY_INTEGRATION_GREP || process.env.MEMORY_TEST_GREP || undefined;
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true });
+  if (grep) mocha.grep(new RegExp(grep));
   // Restricted Mode files run only in the runner's --restricted pass (workspace untrusted), and only they do.
   const restricted = process.env.MEMORY_TEST_RESTRICTED === '1';
   for (const file of findTests(__dirname)) if (file.endsWith('.restricted.test.js') === restricted) mocha.addFile(file);

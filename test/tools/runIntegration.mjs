@@ -2,7 +2,7 @@
 // 1.139) serves the workbench, headless Chromium opens it with the smoke-test payload, and the
 // compiled test index runs mocha there. Exits with mocha's exit code; a hard timeout is a failure.
 // Everything it starts (code-server's process group, Chromium) is stopped on every path.
-//   node test/tools/runIntegration.mjs [--no-build] [--restricted]
+//   node test/tools/runIntegration.mjs [--no-build] [--restricted] [--grep <pattern>]
 // Env: MEMORY_INTEGRATION_GREP=<pattern> (only matching tests), MEMORY_CODE_SERVER_PORT=<port> (else a free one),
 // MEMORY_CHROMIUM=<path> (a system browser instead of the one from npm), MEMORY_TOOLS_DIR=<folder>.
 // The workspace is hostile on purpose (issue #12): its .vscode/settings.json points memory at a model server
@@ -92,6 +92,12 @@ export async function openWorkbench(url, home, { onLog, onExit }) {
   return { browser, page };
 }
 
+/** `--grep <pattern>`: only the integration tests whose full title matches (mocha's grep). */
+function grepArg() {
+  const i = process.argv.indexOf('--grep');
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : '';
+}
+
 async function main() {
   const started = Date.now();
   await preflightOrExit();
@@ -141,6 +147,7 @@ async function main() {
       env: {
         MEMORY_TEST_SCREENSHOT_DIR: dirs.shots, MEMORY_TEST_VAULT: dirs.vault, MEMORY_TEST_RESTRICTED: restricted ? '1' : '',
         MEMORY_TEST_HOSTILE_LOG: hostileLog, MEMORY_TEST_HOSTILE_VAULT: hostileVault, MEMORY_TEST_HOSTILE_URL: hostile.baseUrl,
+        MEMORY_TEST_GREP: grepArg(),
       },
     });
     console.log(`[integration] code-server on ${server.base} after ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -198,6 +198,12 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
       : el('p', { class: 'muted' }, 'No episodic items yet.')));
 }
 
+function fmtBytes(n: number): string {
+  if (n >= 1048576) return `${(n / 1048576).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
 function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {
   const on = (b: boolean) => (b ? 'on' : 'off');
   const rows: [string, string][] = [
@@ -213,7 +219,13 @@ function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {
     ['Capture thinking', on(e.captureThinking)],
     ['Include secrets', on(e.includeSecrets)],
     ['Recall budget', `${e.recallBudgetChars} chars`],
-    ['Headroom', e.health],
+    ['Health', `${e.health} (warning at ${fmtBytes(e.footprint.warnBytes)}, critical at ${fmtBytes(e.footprint.critBytes)} in RAM)`],
+    ['Memory in RAM', `${fmtBytes(e.footprint.memoryBytes)} — what health rates: the parts below`],
+    ['Database (sql.js heap and in-memory file)', fmtBytes(e.footprint.databaseBytes)],
+    ['Keyword index', fmtBytes(e.footprint.keywordIndexBytes)],
+    ['Vector index', fmtBytes(e.footprint.vectorIndexBytes)],
+    ['Caches (item metadata, texts waiting for a vector)', fmtBytes(e.footprint.cacheBytes)],
+    ['Store on disk (database, journal, saved index and vectors)', fmtBytes(e.footprint.diskBytes)],
   ];
   return el('dl', { class: 'kv', id: 'engine-card' }, ...rows.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
 }

@@ -1,9 +1,39 @@
-// Memory-use health (SPEC R-MAINT-3): every N turns the engine samples its resident memory and rates it
-// ok / warn / critical. Invariant: a notice is produced once per worsening (ok→warn, warn→critical,
+// Memory-use health (SPEC R-MAINT-3): every N turns the engine samples its own footprint — the bytes memory
+// itself holds in RAM (sql.js's WASM heap, the keyword and vector indexes, caches; see
+// MemoryEngine.footprint) — and rates it ok / warn / critical. Never the host process's RSS: an extension
+// host is shared by every extension, so its RSS says nothing about memory. Invariant: a notice is produced once per worsening (ok→warn, warn→critical,
 // ok→critical) and a level is never announced again until the use recovered below it and worsened again.
 import type { EngineSettings } from '../settings';
 
 export type HealthLevel = 'ok' | 'warn' | 'critical';
+
+/**
+ * What memory itself costs (R-MAINT-3), never the host process's RSS (shared by every extension).
+ * `memoryBytes` — what the health level rates — is the RAM the engine holds: the database (sql.js's WASM
+ * heap plus the database file sql.js keeps in memory), the keyword and vector indexes, and caches (per-item metadata, texts waiting
+ * for a vector). `diskBytes` is the store folder's files: snapshot, journal, saved index and vectors.
+ * The embedding model's own memory is not counted (a fixed cost, the same with 5 or 100k items).
+ */
+export interface EngineFootprint {
+  memoryBytes: number;
+  /** sql.js: its WASM heap (page cache, working memory) plus the database file it keeps in memory. */
+  databaseBytes: number;
+  keywordIndexBytes: number;
+  vectorIndexBytes: number;
+  cacheBytes: number;
+  diskBytes: number;
+  disk: { snapshotBytes: number; journalBytes: number; indexBytes: number; vectorBytes: number };
+}
+
+export interface EngineHealth {
+  level: HealthLevel;
+  /** The footprint's `memoryBytes` (what the level rates). */
+  bytes: number;
+  warnBytes: number;
+  critBytes: number;
+  footprint: EngineFootprint;
+}
+
 
 const RANK: Record<HealthLevel, number> = { ok: 0, warn: 1, critical: 2 };
 
@@ -14,13 +44,13 @@ export interface HealthOptions {
   warnBytes: number;
   /** `memory.health.critBytes`, 512 MiB. */
   critBytes: number;
-  /** Resident bytes now; default `process.memoryUsage().rss` (injectable for tests). */
-  sample?: () => number;
+  /** The engine's footprint in bytes now (MemoryEngine.footprint().memoryBytes). */
+  sample: () => number;
 }
 
 export interface HealthReading {
   level: HealthLevel;
-  rssBytes: number;
+  bytes: number;
   at: number;
 }
 
@@ -32,6 +62,21 @@ function mb(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
+/** 1.2 MB, 340 KB, 12 bytes — for the cards. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** One line for the status cards: the level, what it rates and where the bytes are. */
+export function describeHealth(h: EngineHealth): string {
+  const f = h.footprint;
+  return `${h.level} — memory holds ${formatBytes(f.memoryBytes)} in RAM (database ${formatBytes(f.databaseBytes)}, keyword index ${formatBytes(f.keywordIndexBytes)}, `
+    + `vectors ${formatBytes(f.vectorIndexBytes)}, caches ${formatBytes(f.cacheBytes)}; warning at ${formatBytes(h.warnBytes)}, critical at ${formatBytes(h.critBytes)}) `
+    + `and ${formatBytes(f.diskBytes)} on disk`;
+}
+
 export class HealthMonitor {
   private turns = 0;
   private last: HealthReading | undefined;
@@ -41,10 +86,10 @@ export class HealthMonitor {
   private readonly sample: () => number;
 
   constructor(private opts: HealthOptions) {
-    this.sample = opts.sample ?? (() => process.memoryUsage().rss);
+    this.sample = opts.sample;
   }
 
-  static fromSettings(s: Pick<EngineSettings, 'healthEveryNTurns' | 'healthWarnBytes' | 'healthCritBytes'>, sample?: () => number): HealthMonitor {
+  static fromSettings(s: Pick<EngineSettings, 'healthEveryNTurns' | 'healthWarnBytes' | 'healthCritBytes'>, sample: () => number): HealthMonitor {
     return new HealthMonitor({ everyNTurns: s.healthEveryNTurns, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, sample });
   }
 
@@ -63,9 +108,9 @@ export class HealthMonitor {
 
   /** Samples now (also for `/status`) and updates the notice state. */
   check(at = Date.now()): HealthReading {
-    const rssBytes = this.sample();
-    const level = healthLevel(rssBytes, this.opts.warnBytes, this.opts.critBytes);
-    const reading = { level, rssBytes, at };
+    const bytes = this.sample();
+    const level = healthLevel(bytes, this.opts.warnBytes, this.opts.critBytes);
+    const reading = { level, bytes, at };
     this.last = reading;
     if (RANK[level] > RANK[this.announced]) {
       this.announced = level;
@@ -93,8 +138,8 @@ export class HealthMonitor {
     if (!p) return null;
     this.pending = undefined;
     if (p.level === 'critical') {
-      return `Memory health is critical: the memory engine uses ${mb(p.rssBytes)} of RAM (critical above ${mb(this.opts.critBytes)}). Run "Memory: Consolidate now" or restart VS Code.`;
+      return `Memory health is critical: memory holds ${mb(p.bytes)} in RAM (its database, indexes and caches; critical above ${mb(this.opts.critBytes)}). Run "Memory: Consolidate Now" to archive what is no longer used.`;
     }
-    return `Memory health warning: the memory engine uses ${mb(p.rssBytes)} of RAM (warning above ${mb(this.opts.warnBytes)}). Consolidating memory may help.`;
+    return `Memory health warning: memory holds ${mb(p.bytes)} in RAM (its database, indexes and caches; warning above ${mb(this.opts.warnBytes)}). Consolidating memory may help.`;
   }
 }

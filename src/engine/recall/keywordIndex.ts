@@ -49,6 +49,10 @@ const FORMAT_VERSION = 1;
 const INITIAL_POSTING_CAPACITY = 4; // two [ordinal, tf] pairs; most terms are rare
 const MAX_DOC_ID = 0x7fff_ffff;
 const COMPACT_DEAD_RATIO = 0.25; // rebuild once a quarter of the ordinals are dead
+/** Estimated per-entry cost of a Map / array slot in V8 (for `approxBytes`, not exact). */
+export const MAP_ENTRY_BYTES = 48;
+/** Estimated header of a small typed array object in V8. */
+export const TYPED_ARRAY_OVERHEAD = 64;
 
 export class KeywordIndex {
   private readonly k1: number;
@@ -78,6 +82,17 @@ export class KeywordIndex {
 
   get vocabularySize(): number {
     return this.terms.length;
+  }
+
+  /**
+   * Bytes this index holds in memory (capacity of its typed arrays, plus an estimate of the vocabulary:
+   * UTF-16 term strings and ~48 bytes of Map/array overhead per term). For the health figures (R-MAINT-3).
+   */
+  get approxBytes(): number {
+    let n = this.postLen.byteLength + this.ordToDoc.byteLength + this.ordLen.byteLength + this.acc.byteLength + this.accTf.byteLength;
+    for (const p of this.postings) n += p.byteLength + TYPED_ARRAY_OVERHEAD;
+    for (const t of this.terms) n += t.length * 2 + MAP_ENTRY_BYTES;
+    return n + this.docToOrd.approxBytes + this.scratch.approxBytes;
   }
 
   has(docId: number): boolean {
@@ -373,6 +388,11 @@ class ContextScratch {
   private context!: KeywordContext;
   private filter: ((docId: number) => boolean) | undefined;
 
+  get approxBytes(): number {
+    return this.tf.byteLength + this.norm.byteLength + this.len.byteLength + this.allowed.byteLength + this.linkStart.byteLength
+      + this.linkCount.byteLength + this.linkOrd.byteLength + this.linkW.byteLength;
+  }
+
   begin(idx: KeywordIndex, context: KeywordContext, filter?: (docId: number) => boolean): this {
     if (this.dirty.length || this.linkUsed) this.end(); // a search that threw half-way
     this.ix = idx.internals;
@@ -507,6 +527,10 @@ class DocOrdMap {
   private dense = new Int32Array(0);
   private sparse: Map<number, number> | null = null;
   size = 0;
+
+  get approxBytes(): number {
+    return this.dense.byteLength + (this.sparse?.size ?? 0) * MAP_ENTRY_BYTES;
+  }
 
   get(docId: number): number {
     if (docId < this.dense.length) return this.dense[docId]!;

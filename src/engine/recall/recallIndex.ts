@@ -13,7 +13,7 @@ import type { Embedder } from '../embed/embedder';
 import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
-import { type KeywordContext, type KeywordLink, KeywordIndex, queryTerms } from './keywordIndex';
+import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
@@ -141,6 +141,23 @@ export class RecallIndex {
   }
 
   get embedderInUse(): Embedder { return this.embedder; }
+
+  /**
+   * Bytes this index holds in memory (R-MAINT-3 health): the keyword index, the vectors, and the rest —
+   * per-document metadata arrays, the id map and texts waiting for a vector. Typed arrays count their
+   * capacity; strings and Map entries are estimated (UTF-16 + ~48 bytes per entry).
+   */
+  footprint(): { keywordBytes: number; vectorBytes: number; metadataBytes: number; pendingBytes: number } {
+    let metadataBytes = this.kind.byteLength + this.trust.byteLength + this.flags.byteLength + this.created.byteLength
+      + this.expires.byteLength + this.importance.byteLength + this.project.byteLength + this.projectType.byteLength
+      + this.conversation.byteLength + this.prevDoc.byteLength + this.nextDoc.byteLength + this.textHash.byteLength
+      + (this.convTail.size + this.freeDocs.length) * MAP_ENTRY_BYTES;
+    for (const id of this.docOf.keys()) metadataBytes += id.length * 2 + 2 * MAP_ENTRY_BYTES; // docOf entry + ids[] slot
+    for (const name of this.internedNames) metadataBytes += name.length * 2 + 2 * MAP_ENTRY_BYTES;
+    let pendingBytes = 0;
+    for (const p of this.pendingText.values()) pendingBytes += (p.text.length + p.partition.length) * 2 + MAP_ENTRY_BYTES;
+    return { keywordBytes: this.keyword.approxBytes, vectorBytes: this.vectors.approxBytes, metadataBytes, pendingBytes };
+  }
 
   /**
    * Switches embedder: the old vectors and queue are dropped at once (never mixed with the new

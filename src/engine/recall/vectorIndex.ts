@@ -10,7 +10,7 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameS
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../errors';
 import { createInt8Scanner, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
-import { TopK } from './keywordIndex';
+import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
 
 export interface VectorHit {
   docId: number;
@@ -100,6 +100,13 @@ export class VectorIndex {
   get rowBytes(): number {
     let n = 0;
     for (const p of this.parts) n += p.rows ? p.rows.byteLength : p.q8!.bytes.byteLength;
+    return n;
+  }
+
+  /** Bytes this index holds in memory: rows, per-row ids and scales, and the slot map (estimated per entry). */
+  get approxBytes(): number {
+    let n = this.qbuf.byteLength + this.fbuf.byteLength + this.slots.size * MAP_ENTRY_BYTES;
+    for (const p of this.parts) n += (p.rows ? p.rows.byteLength : p.q8!.bytes.byteLength) + p.docIds.byteLength + p.invScale.byteLength;
     return n;
   }
 

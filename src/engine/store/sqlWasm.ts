@@ -36,13 +36,38 @@ function readWasm(candidates: string[]): { file: string; bytes: Uint8Array } {
   throw new MemoryError('E_WASM_MISSING', `sql-wasm.wasm was not found or is not a wasm file (looked in ${candidates.length} place(s))`, { candidates });
 }
 
+/** The WebAssembly memory of each loaded sql.js (its heap: every open database lives there). */
+const memories = new WeakMap<SqlJs, WebAssembly.Memory>();
+
+/** Bytes of sql.js's WASM heap (the memory's current size; it grows, never shrinks); 0 when unknown. */
+export function sqlHeapBytes(SQL: SqlJs): number {
+  return memories.get(SQL)?.buffer.byteLength ?? 0;
+}
+
 /** Loads sql.js once per wasm file; safe to call from many stores. */
 export function loadSqlJs(wasmPath?: string): Promise<SqlJs> {
   const { file, bytes } = readWasm(wasmCandidates(wasmPath));
   let p = loaded.get(file);
   if (!p) {
     const binary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    p = initSqlJs({ wasmBinary: binary }).catch((e: unknown) => {
+    // We instantiate the module ourselves (emscripten's `instantiateWasm` hook) to keep a handle on its memory
+    // for the health figures. A failed instantiation never reaches emscripten's promise, hence `failed`.
+    let memory: WebAssembly.Memory | undefined;
+    let fail!: (e: unknown) => void;
+    const failed = new Promise<never>((_, reject) => { fail = reject; });
+    const config = {
+      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void): object {
+        WebAssembly.instantiate(binary, imports).then((r) => {
+          memory = Object.values(r.instance.exports).find((x): x is WebAssembly.Memory => x instanceof WebAssembly.Memory);
+          done(r.instance);
+        }, fail);
+        return {};
+      },
+    };
+    p = Promise.race([initSqlJs(config as Parameters<typeof initSqlJs>[0]), failed]).then((SQL) => {
+      if (memory) memories.set(SQL, memory);
+      return SQL;
+    }, (e: unknown) => {
       loaded.delete(file);
       throw new MemoryError('E_WASM_MISSING', `sql-wasm.wasm could not be instantiated: ${(e as Error)?.message ?? e}`);
     });

@@ -37,7 +37,7 @@ import {
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { loadSqlJs, type SqlJs } from './sqlWasm';
+import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
 type Database = initSqlJs.Database;
 type Statement = initSqlJs.Statement;
@@ -509,6 +509,21 @@ export class Store extends Disposable {
     return this.lastSeq;
   }
 
+  /** Bytes of sql.js's WASM heap: SQLite's page cache and working memory (shared by every open database). */
+  get heapBytes(): number {
+    return sqlHeapBytes(this.SQL);
+  }
+
+  /**
+   * Bytes of the database file sql.js keeps in memory (its in-memory file system holds the whole file
+   * outside the WASM heap): page_count × page_size. 0 when closed.
+   */
+  get dbBytes(): number {
+    if (this.closed) return 0;
+    const n = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    return n('PRAGMA page_count') * n('PRAGMA page_size');
+  }
+
   /**
    * Ids touched by the records after `seq` up to the current sequence, read from the journal — for
    * caches persisted at `seq` (the recall index) to catch up. null when the journal no longer holds
@@ -651,7 +666,8 @@ export class Store extends Disposable {
 
   private applyPragmas(db: Database): void {
     // The database lives in WASM memory; durability comes from our journal, not SQLite's.
-    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY');
+    // secure_delete: a deleted row's bytes are zeroed, so a forgotten text is not left in free pages of the next snapshot.
+    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON');
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -175,3 +175,84 @@ export async function recentTurns(vaultDir: string, opts: { limit: number; conve
   }
   return collected.slice(-limit);
 }
+
+export interface LogMessageMatch {
+  conversation: string | null;
+  role: LogRole;
+  /** The message as saved; compared trimmed, as the log stores it. */
+  text: string;
+}
+
+/**
+ * Removes the blocks of `content` whose message matches (same role, conversation and text). Every other
+ * byte stays as it was: a block runs from its `### role` header to the next header (or the end), so
+ * cutting it leaves the file exactly as if the message had never been appended.
+ */
+export function removeLogMessages(content: string, match: LogMessageMatch): { content: string; removed: number } {
+  const want = trimMessage(match.text);
+  const headers = [...content.matchAll(HEADER_RE)];
+  let out = '';
+  let last = 0;
+  let removed = 0;
+  for (let i = 0; i < headers.length; i++) {
+    const start = headers[i]!.index ?? 0;
+    const end = i + 1 < headers.length ? (headers[i + 1]!.index ?? content.length) : content.length;
+    const [entry] = parseDailyLog(content.slice(start, end));
+    if (entry && entry.role === match.role && entry.text === want && (entry.conversation ?? null) === match.conversation) {
+      out += content.slice(last, start);
+      last = end;
+      removed++;
+    }
+  }
+  return removed ? { content: out + content.slice(last), removed } : { content, removed: 0 };
+}
+
+/** Log days (`YYYY-MM-DD`) that hold a block matching the message, among `days`. */
+export async function logDaysWith(vaultDir: string, days: readonly string[], match: LogMessageMatch): Promise<string[]> {
+  const out: string[] = [];
+  for (const day of days) {
+    let content: string;
+    try {
+      content = await fs.promises.readFile(path.join(vaultDir, VAULT_DIRS.logs, `${day}.md`), 'utf8');
+    } catch { continue; }
+    if (removeLogMessages(content, match).removed > 0) out.push(day);
+  }
+  return out;
+}
+
+/**
+ * Rewrites each day's log without the matching message blocks, atomically (temp file + rename in the same
+ * folder). An append that lands between the read and the rename is not lost: the file is re-read and the
+ * rewrite retried when its size changed meanwhile. Returns the days rewritten.
+ */
+export async function forgetInLogs(vaultDir: string, days: readonly string[], match: LogMessageMatch): Promise<string[]> {
+  const done: string[] = [];
+  for (const day of days) {
+    const file = path.join(vaultDir, VAULT_DIRS.logs, `${day}.md`);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let content: string;
+      try {
+        content = await fs.promises.readFile(file, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') break;
+        throw e;
+      }
+      const r = removeLogMessages(content, match);
+      if (!r.removed) break;
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      const fh = await fs.promises.open(tmp, 'w');
+      try {
+        await fh.writeFile(r.content, 'utf8');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      const size = (await fs.promises.stat(file).catch(() => null))?.size;
+      if (size !== Buffer.byteLength(content, 'utf8')) { await fs.promises.rm(tmp, { force: true }); continue; }
+      await fs.promises.rename(tmp, file);
+      done.push(day);
+      break;
+    }
+  }
+  return done;
+}

@@ -1,6 +1,7 @@
 // The long-term file (`<vault>/longterm.md`): one short curated note placed in every recall block.
 // Invariant: what goes to the recall block is capped at whole lines (a single over-long first line is
-// cut at a word and marked `…`); HTML comments (the template's hints) and frontmatter never go out.
+// cut at a word and marked `…`); HTML comments (the template's hints) and frontmatter never go out, nor
+// the template's title or headings with nothing under them — a file with only those is empty (no block).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LONGTERM_FILE } from './vaultLayout';
@@ -27,14 +28,45 @@ export interface LongtermRead {
   created: boolean;
 }
 
-/** Text for the recall block: no frontmatter, no comments, collapsed blank runs, capped at whole lines. */
+const HEADING = /^(#{1,6})\s/;
+/** The template's own title: the block already labels the section "Long-term", so it is never sent. */
+const TEMPLATE_TITLE = /^#\s+long-term memory\s*$/i;
+
+/**
+ * Drops headings with no text under them (before the next heading of the same or a higher level) and the
+ * template's title line, so an untouched template — or a skeleton of empty sections — says nothing.
+ */
+export function dropEmptySections(body: string): string {
+  const lines = body.split('\n');
+  // Heading level per line; 0 for text and for anything inside a ``` / ~~~ fence (a "# comment" there is code).
+  let fence = false;
+  const levels = lines.map((l) => {
+    if (/^\s*(```|~~~)/.test(l)) { fence = !fence; return 0; }
+    return fence ? 0 : HEADING.exec(l)?.[1]!.length ?? 0;
+  });
+  const level = (_l: string, i: number) => levels[i]!;
+  const keep = lines.map((line, i) => {
+    const lv = level(line, i);
+    if (!lv) return true;
+    if (i === lines.findIndex((l) => l.trim() !== '') && TEMPLATE_TITLE.test(line)) return false;
+    for (let j = i + 1; j < lines.length; j++) {
+      const lj = level(lines[j]!, j);
+      if (lj && lj <= lv) return false;
+      if (!lj && lines[j]!.trim()) return true;
+    }
+    return false;
+  });
+  return lines.filter((_, i) => keep[i]).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** Text for the recall block: no frontmatter, no comments, no empty sections, collapsed blank runs, capped at whole lines. */
 export function capLongterm(content: string, maxChars = LONGTERM_MAX_CHARS): { text: string; truncated: boolean } {
-  const body = splitFrontmatter(content.replace(/^\uFEFF/, '')).body
+  const body = dropEmptySections(splitFrontmatter(content.replace(/^\uFEFF/, '')).body
     .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
     .replace(/\r\n/g, '\n')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .trim());
   if (body.length <= maxChars) return { text: body, truncated: false };
   const lines = body.split('\n');
   let out = '';

@@ -3,6 +3,7 @@
 // Invariants: a summary is at most `maxChars` code points; a fact's identity is its normalised subject;
 // a derived item's project is set only when every source carries it, and its trust never exceeds 'derived'.
 
+import { BLOCK_CLOSE, BLOCK_OPEN } from '../recall/recallBlock';
 import { leastTrusted, Trust } from '../types';
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +161,13 @@ export function extractFacts(text: string): ExtractedFact[] {
   const out: ExtractedFact[] = [];
   const seen = new Set<string>();
   let fence: string | null = null;
+  let quoted = false; // inside a recall block's <memory-context> span: recalled text, never derived again
   for (const raw of text.split('\n')) {
+    if (!fence && (quoted || raw.includes(BLOCK_OPEN))) {
+      const open = raw.lastIndexOf(BLOCK_OPEN), close = raw.lastIndexOf(BLOCK_CLOSE);
+      if (open >= 0 || close >= 0) quoted = open > close;
+      continue;
+    }
     const fm = /^\s{0,3}(`{3,}|~{3,})/.exec(raw);
     if (fence) { if (fm && fm[1][0] === fence[0] && fm[1].length >= fence.length) fence = null; continue; }
     if (fm) { fence = fm[1]; continue; }

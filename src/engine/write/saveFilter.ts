@@ -8,7 +8,8 @@
 
 import type { EngineSettings } from '../settings';
 
-export type SaveSkipRule = 'empty' | 'length_floor' | 'footnote_dominant' | 'code_dominant' | 'dedup';
+/** `echo`: the reply only repeated the recall block or restated a recalled item (reinforced instead; echo.ts). */
+export type SaveSkipRule = 'empty' | 'length_floor' | 'footnote_dominant' | 'code_dominant' | 'dedup' | 'echo';
 
 export interface SaveCandidate {
   role: string;

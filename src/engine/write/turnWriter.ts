@@ -14,7 +14,8 @@ import { type EntryPath, type Trust, leastTrusted } from '../types';
 import { deriveLabel, extractEntities, extractFacts, extractTopics, resolveFact, findCurrentFact, scoreImportance, type SourceLabel } from './derive';
 import { detectSecrets } from './mask';
 import { degradeSummary, gate } from './poisonGate';
-import { DedupBuffer, type SaveSkipRule } from './saveFilter';
+import { stripRecallEcho } from './echo';
+import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
 
 export interface TurnInput {
   conversation: string;
@@ -33,6 +34,12 @@ export interface TurnInput {
   toolResults?: ToolResultInput[];
   /** The model's reasoning: kept (role 'thinking') only when memory.l0.captureThinking is on; never recalled. */
   thinking?: string;
+  /**
+   * What the answering model was given from memory this turn: the recall block as sent and the ids in it.
+   * The reply is saved without the block and its fragments (echo.ts); recalled items it repeated are
+   * reinforced instead of saved again.
+   */
+  recall?: { block?: string; ids?: readonly string[] };
 }
 
 export interface ToolResultInput {
@@ -48,6 +55,10 @@ type RawRole = 'user' | 'assistant' | 'tool' | 'thinking';
 export interface TurnResult {
   ids: string[];
   skipped: { role: 'user' | 'assistant'; rule: SaveSkipRule }[];
+  /** Recalled items the reply repeated: reinforced (access count, meta.reinforced) instead of saved again. */
+  reinforced?: string[];
+  /** The messages as saved and logged: the reply without the recall block and its fragments. */
+  saved?: { user: string; assistant: string };
 }
 
 export interface ImportMessage {
@@ -123,11 +134,26 @@ export class TurnWriter {
       saveMinChars: s.saveMinChars, saveFootnoteRatio: s.saveFootnoteRatio, saveCodeRatio: s.saveCodeRatio,
       saveDedupLookback: s.saveDedupLookback, saveDedupThreshold: s.saveDedupThreshold,
     };
-    for (const [role, text, trust] of [['user', t.user, userTrust], ['assistant', t.assistant, assistantTrust]] as const) {
+    // No echo: the block (and any pasted <memory-context> span) never becomes new memory.
+    const user = stripRecallEcho(t.user).text;
+    const echo = stripRecallEcho(t.assistant, t.recall?.block);
+    const recalledIds = new Set(t.recall?.ids ?? []);
+    // Only ids that were in this turn's block are reinforced: a reply cannot name items into salience.
+    const reinforce = new Set(echo.echoedIds.filter((id) => recalledIds.has(id)));
+    let echoOnly = echo.removedChars > 0 && !echo.text.trim();
+    if (!echoOnly && recalledIds.size && echo.text.trim()) {
+      const restated = this.restatedItem(echo.text, [...recalledIds]);
+      if (restated) { reinforce.add(restated); echoOnly = true; }
+    }
+    result.saved = { user, assistant: echo.text };
+    for (const [role, text, trust] of [['user', user, userTrust], ['assistant', echo.text, assistantTrust]] as const) {
+      if (role === 'assistant' && echoOnly) { result.skipped.push({ role, rule: 'echo' }); continue; }
       const skip = this.dedup.admit(t.conversation, { role, text }, filter);
       if (skip) result.skipped.push({ role, rule: skip.rule });
       else kept.push({ role, text, trust });
     }
+    const reinforced = [...reinforce].filter((id) => this.store.items.get(id));
+    if (reinforced.length) result.reinforced = reinforced;
     const extras = this.l0Extras(t, s, assistantTrust);
     // Chat order: user, reasoning, tool calls, reply (times 1 ms apart keep it when sorted by time).
     const ordered = [...kept.filter((m) => m.role === 'user'), ...extras, ...kept.filter((m) => m.role === 'assistant')];
@@ -151,6 +177,16 @@ export class TurnWriter {
       }
       for (const sk of result.skipped) tx.counters.add(`skip.${sk.rule}`);
       for (const it of items) tx.counters.add(`saved.${it.role}`);
+      if (reinforced.length) {
+        tx.items.touchAccess(reinforced, at);
+        for (const id of reinforced) {
+          const cur = this.store.items.get(id);
+          if (!cur) continue;
+          const n = typeof cur.meta.reinforced === 'number' ? cur.meta.reinforced : 0;
+          tx.items.patch(id, { meta: { ...cur.meta, reinforced: n + 1, lastReinforced: at } });
+        }
+        tx.counters.add('reinforced.echo', reinforced.length);
+      }
     });
     result.ids = items.map((i) => i.id);
     if (this.buffered.has(t.conversation)) this.buffered.set(t.conversation, bufferedChars);
@@ -413,6 +449,24 @@ export class TurnWriter {
   }
 
   /** The verbatim text of a raw item (inline before its flush, from the compressed record after). */
+  /**
+   * The recalled item a reply restates (Dice similarity ≥ the dedup threshold against the item's text or,
+   * for a note, its summary), or null. Only the ids of this turn's block are compared.
+   */
+  private restatedItem(reply: string, ids: readonly string[]): string | null {
+    const threshold = Math.min(0.95, Math.max(0.5, this.settings().saveDedupThreshold));
+    const r = reply.replace(/\[source:[^\]]*\]/g, '').replace(/\s+/g, ' ').trim();
+    if (!r) return null;
+    for (const it of this.store.items.getMany(ids.slice(0, 50))) {
+      const texts = [it.summary ?? '', this.textOf(it)];
+      for (const x of texts) {
+        const t = x.replace(/\s+/g, ' ').trim();
+        if (t && similarity(t, r, threshold) >= threshold) return it.id;
+      }
+    }
+    return null;
+  }
+
   textOf(item: Item): string {
     if (item.text !== null) return item.text;
     if (item.blobHash) return this.store.rawBlobs.get(item.blobHash)?.text ?? '';

@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../engine/engine';
 import { isMemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
-import { HealthMonitor } from '../../engine/maintain/health';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
 import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
@@ -96,6 +95,8 @@ export interface TurnPrompt {
   /** The block as sent (masked for a remote model; empty when withheld or nothing recalled). */
   block: string;
   withheld: boolean;
+  /** Messages of short-term history taken from the daily logs (a resumed conversation). */
+  resumedMessages: number;
 }
 
 /**
@@ -105,6 +106,8 @@ export interface TurnPrompt {
 export async function buildTurnPrompt(engine: MemoryEngine, o: {
   prompt: string; history: vscode.ChatContext['history']; conversation: string; project: ProjectContext;
   window: number; canUseTools: boolean; local: boolean; logger: Logger;
+  /** The conversation id came from an earlier turn (not a new chat): its log turns may fill in the history. */
+  resumed?: boolean;
 }): Promise<TurnPrompt> {
   const requests = o.history.filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn);
   const title = (requests[0]?.prompt ?? o.prompt).slice(0, 120);
@@ -126,6 +129,15 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
     else { block = ''; withheld = true; o.logger.warn('participant.block_withheld', { reason: m.reason }); }
   }
   const messages = [vscode.LanguageModelChatMessage.User(STABLE_PREAMBLE)];
+  // A resumed conversation (R-WRITE-7): its turns in the daily logs that VS Code's history does not carry
+  // (a restored session, another window) come first, as short-term history — masked for a remote model.
+  const resumed = o.resumed ? await engine.recentHistory(o.conversation, { have: historyTexts(o.history) }).catch(() => []) : [];
+  for (const t of resumed) {
+    const text = o.local ? t.text : maskOrWithhold(t.text);
+    const content = typeof text === 'string' ? text : text.ok ? text.text : '';
+    if (!content) continue;
+    messages.push(t.role === 'user' ? vscode.LanguageModelChatMessage.User(content) : vscode.LanguageModelChatMessage.Assistant(content));
+  }
   for (const t of o.history) {
     if (t instanceof vscode.ChatRequestTurn) messages.push(vscode.LanguageModelChatMessage.User(t.prompt));
     else if (t instanceof vscode.ChatResponseTurn) {
@@ -134,7 +146,17 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
     }
   }
   messages.push(vscode.LanguageModelChatMessage.User(block ? `${block}\n\n${o.prompt}` : o.prompt));
-  return { messages, recall, block, withheld };
+  return { messages, recall, block, withheld, resumedMessages: resumed.length };
+}
+
+/** The texts of the chat history VS Code passed (requests and our responses). */
+function historyTexts(history: vscode.ChatContext['history']): string[] {
+  const out: string[] = [];
+  for (const t of history) {
+    if (t instanceof vscode.ChatRequestTurn) out.push(t.prompt);
+    else if (t instanceof vscode.ChatResponseTurn) out.push(responseText(t));
+  }
+  return out;
 }
 
 /**
@@ -159,13 +181,11 @@ export class MemoryParticipant implements vscode.Disposable {
   private readonly recorded = new vscode.EventEmitter<TurnRecordedEvent>();
   /** Fires after each turn's detached save and capture (tests, status). */
   readonly onDidRecordTurn = this.recorded.event;
-  private readonly health: HealthMonitor;
   private readonly pending = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   readonly participant: vscode.ChatParticipant;
 
   constructor(private readonly deps: ParticipantDeps, extensionUri: vscode.Uri) {
-    this.health = HealthMonitor.fromSettings(deps.settings());
     this.participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) => this.handle(req, ctx, stream, token));
     this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'memory.svg');
     this.participant.followupProvider = {
@@ -177,13 +197,12 @@ export class MemoryParticipant implements vscode.Disposable {
     };
   }
 
-  settingsChanged(): void {
-    const s = this.deps.settings();
-    this.health.update({ everyNTurns: s.healthEveryNTurns, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes });
-  }
+  /** Settings reach the engine through the host (its health monitor included); nothing is cached here. */
+  settingsChanged(): void { /* nothing to refresh */ }
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
-    const conversation = conversationOf(context.history) ?? newConversationId();
+    const known = conversationOf(context.history);
+    const conversation = known ?? newConversationId();
     const project = this.deps.project();
     if (request.command) {
       const meta: TurnMetadata = { conversation, command: request.command };
@@ -197,11 +216,11 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       return { metadata: meta };
     }
-    return this.answer(request, context, stream, token, conversation, project);
+    return this.answer(request, context, stream, token, conversation, project, known !== undefined);
   }
 
   private async answer(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
-    conversation: string, project: ProjectContext): Promise<vscode.ChatResult> {
+    conversation: string, project: ProjectContext, resumed: boolean): Promise<vscode.ChatResult> {
     const settings = this.deps.settings();
     const model = request.model;
     const local = isLocalBridgeModel(model, settings.localModels);
@@ -218,7 +237,7 @@ export class MemoryParticipant implements vscode.Disposable {
         engine = await this.deps.host.get();
         if (engine.settings.enabled) {
           prompt = await buildTurnPrompt(engine, {
-            prompt: request.prompt, history: context.history, conversation, project, window: model.maxInputTokens, canUseTools, local, logger: this.deps.logger,
+            prompt: request.prompt, history: context.history, conversation, project, window: model.maxInputTokens, canUseTools, local, logger: this.deps.logger, resumed,
           });
         }
       } catch (e) {
@@ -228,6 +247,7 @@ export class MemoryParticipant implements vscode.Disposable {
       const messages = prompt?.messages ?? [vscode.LanguageModelChatMessage.User(STABLE_PREAMBLE), vscode.LanguageModelChatMessage.User(request.prompt)];
       this.deps.logger.info('participant.request', {
         conversation, recalled: prompt?.recall.items.length ?? 0, reason: prompt?.recall.reason ?? '', tools: tools.length, local, withheld: prompt?.withheld ?? false,
+        resumed: prompt?.resumedMessages ?? 0,
       });
       let answer = '';
       try {
@@ -244,10 +264,10 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       const recalled = prompt?.recall.items ?? [];
       if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine.vaultDir, id));
-      this.health.onTurn();
-      const notice = this.health.notice();
+      engine?.healthMonitor.onTurn();
+      const notice = engine?.healthMonitor.notice();
       if (notice) stream.markdown(`\n\n> ${notice}`);
-      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled);
+      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '');
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
       return { metadata: { conversation, recalled, ...(topic ? { topic } : {}) } satisfies TurnMetadata };
     } finally {
@@ -297,7 +317,8 @@ export class MemoryParticipant implements vscode.Disposable {
   }
 
   /** R-WRITE-1 and R-WRITE-6, off the answer's path: the user message and the final reply only. */
-  private saveDetached(engine: MemoryEngine, request: vscode.ChatRequest, conversation: string, project: ProjectContext, answer: string, context: vscode.ChatContext, recalled: string[]): void {
+  private saveDetached(engine: MemoryEngine, request: vscode.ChatRequest, conversation: string, project: ProjectContext, answer: string, context: vscode.ChatContext,
+    recalled: string[], block: string): void {
     const requests = context.history.filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn);
     const title = (requests[0]?.prompt ?? request.prompt).slice(0, 120);
     const settings = this.deps.settings();
@@ -307,10 +328,14 @@ export class MemoryParticipant implements vscode.Disposable {
         ev.saved = await engine.recordTurn({
           conversation, user: request.prompt, assistant: answer, project: project.project, projectType: project.projectType, title,
           provider: request.model.vendor, model: request.model.id, trust: 'owner', entryPath: 'participant',
+          // The preamble is stripped too: a reply repeating its prompt is not new memory.
+          recall: { block: `${STABLE_PREAMBLE}\n${block}`, ids: recalled },
         });
+        // Capture reads the reply as saved: without the recall block and its fragments (no echo).
+        const reply = ev.saved.saved?.assistant ?? answer;
         const bg = await pickBackgroundModel(settings.backgroundModel, settings.localModels);
         ev.capture = await captureTurn(
-          { conversation, user: request.prompt, assistant: answer, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
+          { conversation, user: request.prompt, assistant: reply, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
           captureDepsOf(engine, bg, { signal: this.abort.signal }),
         );
         this.deps.logger.info('participant.saved', { conversation, saved: ev.saved.ids.length, capture: ev.capture.outcome });

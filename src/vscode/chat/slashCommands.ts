@@ -2,9 +2,10 @@
 // reply), /forget (shows the item and a button; the deletion happens only after a modal confirmation),
 // /search (hits with ids), /status (engine card figures), /today (opens today's note).
 import * as vscode from 'vscode';
-import type { MemoryEngine } from '../../engine/engine';
+import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
+import { describeHealth } from '../../engine/maintain/health';
 import type { EngineSettings } from '../../engine/settings';
 import { collectStatusFigures } from '../commands/statusCommand';
 import type { ProjectContext } from '../config';
@@ -46,7 +47,8 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
       const item = c.engine.store.items.get(id);
       if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
       const label = item.summary ?? item.title ?? item.text ?? id;
-      c.stream.markdown(`This will delete \`${id}\` (${item.kind}): ${inlineText(label)}\n\nThe rows derived only from it go too. This cannot be undone.\n\n`);
+      const plan = await c.engine.forgetPreview(id);
+      c.stream.markdown(`This will delete \`${id}\` (${item.kind}): ${inlineText(label)}\n\nIt removes:\n${describeForgetPlan(plan).map((l) => `- ${l}`).join('\n')}\n\nThis cannot be undone.\n\n`);
       c.stream.button({ command: MEMORY_COMMANDS.forget, arguments: [id], title: `Forget ${id}` });
       return;
     }
@@ -70,7 +72,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
         card ? `- Items: ${Object.entries(card.items).map(([k, v]) => `${k} ${v}`).join(', ')}` : '',
         `- Raw record ${f.rawRecord ? 'on' : 'off'} · capture tool results ${f.captureToolResults ? 'on' : 'off'} · capture thinking ${f.captureThinking ? 'on' : 'off'} · include secrets ${f.includeSecrets ? 'on' : 'off'}`,
         `- Recall budget ${f.recallBudgetChars} chars`,
-        card ? `- Health: ${card.health.level} (${Math.round(card.health.rssBytes / 1048576)} MB resident)` : '',
+        card ? `- Health: ${describeHealth(card.health)}` : '',
         f.error ? `- Problem: \`${f.error}\`` : '',
       ].filter(Boolean);
       c.stream.markdown(lines.join('\n'));

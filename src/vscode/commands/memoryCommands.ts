@@ -2,6 +2,7 @@
 // confirmation), Search Memory… (ranked hits; a vault note opens as its file, anything else as a read-only
 // `memory:` document), Show Capture Log. Each returns what it did so tests can assert without the UI.
 import * as vscode from 'vscode';
+import { describeForgetPlan } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { SearchHit } from '../../engine/recall/recaller';
@@ -83,8 +84,12 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
     const engine = await host.get();
     const item = engine.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
+    const plan = await engine.forgetPreview(id);
     const confirmed = (opts as ForgetOptions | undefined)?.confirmed === true || await vscode.window.showWarningMessage(
-      `Forget ${id}?`, { modal: true, detail: `${item.kind}: ${(item.summary ?? item.title ?? item.text ?? '').slice(0, 200)}\n\nDeletes it and the rows derived only from it. This cannot be undone.` },
+      `Forget ${id}?`, {
+        modal: true,
+        detail: `${item.kind}: ${(item.summary ?? item.title ?? item.text ?? '').slice(0, 200)}\n\nRemoves:\n${describeForgetPlan(plan).map((l) => `• ${l}`).join('\n')}\n\nThis cannot be undone.`,
+      },
       'Forget',
     ) === 'Forget';
     if (!confirmed) return undefined;

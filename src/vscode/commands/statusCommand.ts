@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
+import { formatBytes } from '../../engine/maintain/health';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
@@ -81,7 +82,8 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
 export function statusLine(s: StatusFigures): string {
   const trust = projectNotes(s.project).map((n) => ` · ${n}`).join('');
   if (s.error && !s.card) return `Memory is ${s.enabled ? 'on' : 'off'} · store unavailable (${s.error})${trust}`;
-  const health = s.card ? ` · headroom ${s.card.health.level}` : '';
+  const h = s.card?.health;
+  const health = h ? ` · health ${h.level} (${formatBytes(h.footprint.memoryBytes)} in RAM, ${formatBytes(h.footprint.diskBytes)} on disk)` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
   const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
   return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${agents}${trust}`;

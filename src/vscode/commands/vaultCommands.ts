@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { describeForgetPlan } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { todayNotePath } from '../../engine/vault/dailyLog';
@@ -125,9 +126,10 @@ export function registerVaultCommands(context: vscode.ExtensionContext, host: En
     const node = noteArg(arg);
     const engine = await host.get();
     const FORGET = 'Forget';
+    const plan = await engine.forgetPreview(node.note.id);
     const pick = await vscode.window.showWarningMessage(
       `Forget "${node.label}"?`,
-      { modal: true, detail: `Deletes ${node.note.path} from the vault and its index entries. This cannot be undone.` },
+      { modal: true, detail: `Removes:\n${describeForgetPlan(plan).map((l) => `• ${l}`).join('\n')}\n\nThis cannot be undone.` },
       FORGET,
     );
     if (pick !== FORGET) return undefined;

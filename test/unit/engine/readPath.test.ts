@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { LONGTERM_TEMPLATE, readLongterm } from '../../../src/engine/vault/longterm';
 import { createTestEngine, turn, type TestEngine } from './builders';
 
 describe('read path (engine)', () => {
@@ -76,6 +77,19 @@ describe('read path (engine)', () => {
     } finally {
       await off.cleanup();
     }
+  });
+
+  it('sends no block at all on an empty store whose long-term file is the untouched template', async () => {
+    await readLongterm(t.vaultDir, { create: true });
+    const r = await t.engine.recall({ message: 'How should I configure the staging deployment?', conversation: 'fresh' });
+    assert.equal(r.block, '', 'the template and empty sections are not content');
+    assert.equal(r.reason, 'nothing_found');
+    // Once the file says something, it is the block's only section, without the template's title.
+    writeFileSync(path.join(t.vaultDir, 'longterm.md'), `${LONGTERM_TEMPLATE}\n## About me\nI am Ana, I prefer tabs.\n\n## Projects\n`);
+    t.engine.recaller.invalidateLongterm();
+    const r2 = await t.engine.recall({ message: 'How should I configure the staging deployment?', conversation: 'fresh' });
+    assert.match(r2.block, /## Long-term\n## About me\nI am Ana, I prefer tabs\.\n/);
+    assert.doesNotMatch(r2.block, /# Long-term memory|## Projects|<!--/);
   });
 
   it('remembers a pinned owner note that stays in the durable index and survives a rebuild', async () => {

@@ -149,4 +149,19 @@ describe('write path (engine)', () => {
     assert.equal(turns.length, 2);
     assert.match(turns[0]!.text, /### Summary\nstill the same message/);
   });
+
+  it('gives a resumed conversation its recent log turns that the caller does not hold (R-WRITE-7)', async () => {
+    await t.engine.recordTurn(turn({ conversation: 'resume-me', user: 'First question of the resumed conversation about the cache layer.', assistant: 'First answer: the cache layer uses Redis with a 5 minute TTL.' }));
+    await t.engine.recordTurn(turn({ conversation: 'other', user: 'A different conversation that must never leak into the resumed one.' }));
+    await t.engine.recordTurn(turn({ conversation: 'resume-me', user: 'Second question: what about cache invalidation on deploys?', assistant: 'Second answer: flush the namespaced keys on each deploy.' }));
+    const all = await t.engine.recentHistory('resume-me');
+    assert.deepEqual(all.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.ok(all.every((m) => m.conversation === 'resume-me'));
+    assert.match(all[0]!.text, /^First question/);
+    // What the caller's history already holds is not repeated.
+    const missing = await t.engine.recentHistory('resume-me', { have: ['Second question: what about cache invalidation on deploys?', 'Second answer: flush the namespaced keys on each deploy.'] });
+    assert.deepEqual(missing.map((m) => m.text.slice(0, 12)), ['First questi', 'First answer']);
+    assert.equal((await t.engine.recentHistory('resume-me', { limit: 1 })).length, 1);
+    assert.deepEqual(await t.engine.recentHistory('never-seen'), []);
+  });
 });

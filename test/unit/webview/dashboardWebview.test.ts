@@ -39,6 +39,7 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
     enabled: true, embedder: 'hash-256', embedderModel: 'off', embedderReason: 'configured', summariesWithVector: '1 of 1', factsWithVector: '4 of 5',
     vectorLastRun: null, vectorPartitions: 1, rawRecord: true, captureToolResults: false, captureThinking: false, includeSecrets: false,
     recallBudgetChars: 2400, health: 'ok',
+    footprint: { memoryBytes: 17_000_000, databaseBytes: 16_777_216, keywordIndexBytes: 150_000, vectorIndexBytes: 40_000, cacheBytes: 32_000, diskBytes: 90_000, warnBytes: 268435456, critBytes: 536870912 },
   },
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
   getQuarantines: [],

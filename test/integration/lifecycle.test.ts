@@ -1,0 +1,146 @@
+// The memory lifecycle in a real VS Code (issue #13): a scripted OpenAI-compatible model on 127.0.0.1 that
+// echoes its whole prompt must not make recalled memory come back as new memory (no echo); forgetting removes
+// the text from the daily log file. What the chat shows is read from the workbench's own chat export.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { MemoryEngine } from '../../src/engine/engine';
+import { parseDailyLog } from '../../src/engine/vault/dailyLog';
+import { localDay } from '../../src/engine/vault/vaultLayout';
+import type { MemoryExtensionApi } from '../../src/extension';
+import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant';
+import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
+import { activated, userSettingsLoaded } from './api';
+import { ask, isCapture, textOf, VENDOR } from './chatHarness';
+import { waitForEvent } from './waitFor';
+
+
+const ECHO = { vendor: VENDOR, id: 'echo-stub' };
+
+/** The echo model: answers with every message of its prompt, verbatim (capture gets "no notes"). */
+function answer(req: RecordedRequest): Reply {
+  if (req.url.endsWith('/models')) return { json: { data: [{ id: 'echo-model' }] } };
+  const streamed = (text: string): Reply => ({ sse: sseOf([textChunk(text.slice(0, 40)), textChunk(text.slice(40), 'stop')]) });
+  if (isCapture(req)) return streamed(JSON.stringify({ notes: [] }));
+  return streamed(textOf(req));
+}
+
+describe('The memory lifecycle in VS Code (no echo, forget)', function () {
+  this.timeout(120_000);
+  let api: MemoryExtensionApi;
+  let engine: MemoryEngine;
+  let server: FakeOpenAiServer;
+  const cfg = () => vscode.workspace.getConfiguration('memory');
+
+  async function chatTurn(query: string, opts: { newChat?: boolean } = {}): Promise<TurnRecordedEvent> {
+    if (opts.newChat) await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    const recorded = waitForEvent(api.participant.onDidRecordTurn, `the turn "${query.slice(0, 40)}" to be saved`, 60_000);
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query, blockOnResponse: true, modelSelector: ECHO });
+    return recorded;
+  }
+
+  async function modelListed(): Promise<void> {
+    const has = async () => (await vscode.lm.selectChatModels(ECHO)).length > 0;
+    if (await has()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => { sub.dispose(); reject(new Error('the echo model never appeared in vscode.lm')); }, 20_000);
+      const sub = vscode.lm.onDidChangeChatModels(async () => { if (await has()) { clearTimeout(timer); sub.dispose(); resolve(); } });
+    });
+  }
+
+  before(async () => {
+    api = await activated();
+    await userSettingsLoaded();
+    engine = await api.engine();
+    server = await FakeOpenAiServer.start(answer);
+    await cfg().update('localModels', [{ name: 'Echo Stub', baseUrl: server.baseUrl, model: 'echo-model', contextWindow: 32768 }], vscode.ConfigurationTarget.Global);
+    await modelListed();
+  });
+
+  after(async () => {
+    await cfg().update('localModels', undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+
+  it('a model that echoes its whole prompt adds no copy of what was recalled, and reinforces it instead', async () => {
+    const seed = await engine.recordTurn({
+      conversation: 'lifecycle-seed',
+      user: 'For the record: the zanzibar cluster runs on Kubernetes 1.31 with Cilium networking and two node pools.',
+      assistant: 'Cluster runtime: Kubernetes 1.31\nCluster networking: Cilium',
+    });
+    await engine.flush('lifecycle-seed');
+    const copies = () => engine.store.items.list({ kind: 'raw' }).filter((it) => engine.writer.textOf(it).includes('runs on Kubernetes 1.31 with Cilium')).length;
+    const facts = () => engine.store.items.list({ kind: 'fact' }).filter((f) => /kubernetes 1\.31/i.test(f.text ?? '')).length;
+    const before = { copies: copies(), facts: facts() };
+    assert.equal(before.copies, 1);
+
+    const ev = await chatTurn('@memory what does the zanzibar cluster run on?', { newChat: true });
+    assert.equal(ev.error, undefined);
+    const request = server.chats.filter((r) => !isCapture(r)).at(-1)!;
+    assert.match(textOf(request), /<memory-context>[\s\S]*Kubernetes 1\.31/, 'the block was sent (and so echoed back)');
+    assert.ok(ev.recalled.includes(seed.ids[0]!), 'the seed message was recalled');
+    assert.ok(ev.saved?.reinforced?.includes(seed.ids[0]!), 'the echoed item is reinforced');
+    assert.ok(ev.saved?.skipped.some((s) => s.role === 'assistant'), 'the echo is not saved as a reply');
+    await engine.flush(ev.conversation);
+    assert.equal(copies(), before.copies, 'no new raw item repeats the recalled text');
+    assert.equal(facts(), before.facts, 'no fact is derived again from the echoed block');
+    for (const it of engine.store.items.list({ conversation: ev.conversation })) {
+      assert.doesNotMatch(engine.writer.textOf(it), /memory-context|Recalled memory/, `${it.id} holds no block text`);
+    }
+    const log = readFileSync(path.join(engine.vaultDir, 'logs', `${localDay(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)}.md`), 'utf8');
+    const logged = parseDailyLog(log).filter((e) => e.conversation === ev.conversation);
+    assert.equal(logged.length, 2, 'the turn is in the daily log');
+    for (const e of logged) assert.doesNotMatch(e.text, /memory-context|Recalled memory — data|Kubernetes 1\.31/, 'the daily log holds the turn without the block');
+  });
+
+  it('forgetting a chat message removes its text from the daily log file, after a confirmation that lists the log', async () => {
+    const secret = 'The quokka-17 staging password rotates on the first Monday of each month at nine.';
+    const ev = await chatTurn(`@memory please note: ${secret}`, { newChat: true });
+    const userId = ev.saved?.ids[0];
+    assert.ok(userId, 'the user message was saved');
+    await Promise.all([api.participant.drain()]);
+    const today = localDay(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const logPath = path.join(engine.vaultDir, 'logs', `${today}.md`);
+    await engine.whenLogsWritten();
+    assert.ok(readFileSync(logPath, 'utf8').includes('quokka-17'), 'the turn is in the daily log');
+    const before = readFileSync(logPath, 'utf8');
+    // /forget shows what will be removed, the daily log included, and deletes nothing yet.
+    const shown = await ask(`@memory /forget ${userId}`, { model: ECHO });
+    assert.match(shown.markdown, new RegExp(`daily log logs/${today}\\.md`), shown.markdown);
+    assert.ok(readFileSync(logPath, 'utf8').includes('quokka-17'), 'nothing removed before the confirmation');
+    const done = await vscode.commands.executeCommand<{ removed: string[] }>('memory.forget', userId, { confirmed: true });
+    assert.ok(done?.removed.includes(userId!));
+    const mine = (text: string, role: string) => parseDailyLog(text).filter((e) => e.conversation === ev.conversation && e.role === role);
+    const after = readFileSync(logPath, 'utf8');
+    assert.equal(mine(before, 'user').length, 1);
+    assert.equal(mine(after, 'user').length, 0, 'the user message left the log');
+    assert.equal(parseDailyLog(after).length, parseDailyLog(before).length - 1, 'only that message left the log');
+    // The echo model repeated the question in its reply: that is a message of its own; forgetting it too leaves no copy.
+    for (const id of ev.saved?.ids.slice(1) ?? []) await vscode.commands.executeCommand('memory.forget', id, { confirmed: true });
+    assert.ok(!readFileSync(logPath, 'utf8').includes('quokka-17'), 'the log file no longer holds the text');
+    const audit = engine.store.audit.list({ action: 'forget' }).at(-1)!;
+    assert.equal(audit.itemId, userId);
+    assert.ok(!JSON.stringify(audit.detail).includes('quokka'), 'the audit row holds ids only');
+  });
+
+  it('a resumed conversation gets the turns VS Code\'s history does not carry from the daily logs', async () => {
+    const first = await chatTurn('@memory first turn of a conversation that another window continues', { newChat: true });
+    // Another window (or a session VS Code restored without its responses) added a turn to this conversation.
+    const elsewhere = 'From the other window: the lighthouse deploy target moved to the eu-north-1 region yesterday.';
+    await engine.recordTurn({ conversation: first.conversation, user: elsewhere, assistant: 'Noted: lighthouse now deploys to eu-north-1.' });
+    await engine.whenLogsWritten();
+    const from = server.chats.length;
+    const second = await chatTurn('@memory and where does it deploy now?');
+    assert.equal(second.conversation, first.conversation, 'the same conversation continues');
+    const sent = server.chats.slice(from).filter((r) => !isCapture(r)).at(-1)!;
+    const msgs = (sent.body?.messages ?? []) as { role: string; content?: unknown }[];
+    const texts = msgs.map((m) => (typeof m.content === 'string' ? m.content : ''));
+    const at = texts.findIndex((x) => x === elsewhere);
+    assert.ok(at > 0, 'the other window\'s turn reached the model as history');
+    assert.equal(msgs[at]!.role, 'user');
+    assert.equal(texts[at + 1], 'Noted: lighthouse now deploys to eu-north-1.');
+    assert.equal(texts.filter((x) => x.includes('first turn of a conversation')).length >= 1, true);
+    assert.equal(texts.filter((x) => x === 'first turn of a conversation that another window continues').length, 1, 'a turn VS Code already carries is not repeated');
+  });
+});
