@@ -4,6 +4,7 @@ import type { BenchFn } from './harness';
 import { benchGate } from './gate';
 import { benchLocomo } from './locomo';
 import { benchRecall } from './recall';
+import { benchScale } from './scale';
 import { benchStore } from './store';
 import { benchVault } from './vault';
 import { benchWrite } from './write';
@@ -31,6 +32,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'recall latency (query → block) p50/p95 at 10k and 100k items, RSS, open → first recall',
     default: true,
     run: benchRecall,
+  },
+  scale: {
+    summary: 'the whole story at --items N (default 10k): import, derive, recall + search on the same questions, reopen, fresh process; bytes written, RSS peak/steady',
+    default: false,
+    run: benchScale,
   },
   locomo: {
     summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',

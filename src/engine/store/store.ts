@@ -17,6 +17,12 @@
 // - Compaction (size threshold after a flush, idle, close; never inside a transaction): under the
 //   lock, export → memory.db, then a fresh journal whose header carries that sequence. A process
 //   whose journal position is gone (header sequence beyond what it has applied) reloads the snapshot.
+//   Policy (bounded write amplification): a compaction rewrites the whole snapshot S, so it runs only
+//   once the journal has grown by a fixed fraction of S (after a flush: J > max(compactBytes,
+//   compactRatio·S); idle and close: J > compactRatio·S/4, or always while S < smallSnapshotBytes).
+//   Every journal byte then causes at most 1/compactRatio (4/compactRatio at idle/close) snapshot
+//   bytes, however large the store grows — where a fixed threshold rewrites S every few MB and the
+//   cost per write grows with the store. The price is replay at open: at most compactRatio·S of journal.
 // - Startup: newest snapshot + replay of later records; a torn/corrupt tail is cut off and counted
 //   in `openReport`; an unreadable snapshot is moved aside (memory.db.corrupt-<time>), rebuilt from
 //   the journal and `openReport.needsReindex` is set. A newer schema is refused before any file changes.
@@ -51,12 +57,19 @@ export interface StoreOptions {
   logger?: Logger;
   clock?: Clock;
   wasmPath?: string;
-  /** Compact when the journal passes this many bytes. 8 MB ≈ 8k item saves; keeps replay at open well under a second. */
+  /** Compact after a flush once the journal passes this many bytes and compactRatio × the snapshot. */
   compactBytes?: number;
+  /**
+   * Journal bytes per snapshot byte that trigger a compaction after a flush (default 0.5): bounds the
+   * snapshot bytes rewritten per journal byte to 1/ratio, and the journal replayed at open to ratio·S.
+   */
+  compactRatio?: number;
   /** Compact after this long without local writes (ms)… */
   idleCompactMs?: number;
-  /** …if the journal holds at least this many bytes (a 100k-item export costs ~1 s, so not for a handful of records). */
+  /** …if the journal holds at least this many bytes and compactRatio/4 × the snapshot. */
   idleCompactBytes?: number;
+  /** Below this snapshot size idle and close compact whatever the ratio (an export this small is cheap). */
+  smallSnapshotBytes?: number;
   /** Poll for other processes' writes this often (ms); 1 s keeps cross-window lag under the 2 s target. */
   pollMs?: number;
   /** Reads check the journal for new records at most this often (ms). */
@@ -101,6 +114,8 @@ export interface StoreChange {
 export interface StoreStats {
   snapshotBytes: number;
   journalBytes: number;
+  /** Bytes this instance wrote since open: journal appends, snapshots (count and bytes). */
+  written: { journalBytes: number; snapshotBytes: number; snapshots: number };
   seq: number;
   items: Partial<Record<ItemKind, number>>;
 }
@@ -220,6 +235,9 @@ export class Store extends Disposable {
   private idleTimer: NodeJS.Timeout | undefined;
 
   private readonly compactBytes: number;
+  private readonly compactRatio: number;
+  private readonly smallSnapshotBytes: number;
+  private readonly written = { journalBytes: 0, snapshotBytes: 0, snapshots: 0 };
   private readonly idleCompactMs: number;
   private readonly idleCompactBytes: number;
   private readonly readCheckMs: number;
@@ -234,6 +252,8 @@ export class Store extends Disposable {
     this.journalPath = path.join(this.dir, JOURNAL_FILE);
     this.lock = new FileLock(path.join(this.dir, LOCK_FILE), { logger: this.logger, staleMs: opts.lockStaleMs });
     this.compactBytes = opts.compactBytes ?? 8 * 1024 * 1024;
+    this.compactRatio = opts.compactRatio ?? 0.5;
+    this.smallSnapshotBytes = opts.smallSnapshotBytes ?? 16 * 1024 * 1024;
     this.idleCompactMs = opts.idleCompactMs ?? 60_000;
     this.idleCompactBytes = opts.idleCompactBytes ?? 256 * 1024;
     this.readCheckMs = opts.readCheckMs ?? 25;
@@ -385,6 +405,7 @@ export class Store extends Disposable {
         committed = true;
         this.lastSeq += ok.length;
         this.journalOffset += data.length;
+        this.written.journalBytes += data.length;
       } else {
         this.db.exec('COMMIT');
         committed = true;
@@ -404,16 +425,31 @@ export class Store extends Disposable {
     this.afterWrite();
   }
 
+  /** Whether the journal has grown enough, relative to the snapshot, for a compaction of this kind. */
+  private worthCompacting(kind: 'write' | 'idle' | 'close'): boolean {
+    const journal = this.journalOffset - JOURNAL_HEADER_BYTES;
+    if (journal <= 0) return false;
+    const snapshot = statIno(this.dbPath)?.size ?? 0;
+    if (kind === 'write') return this.journalOffset > Math.max(this.compactBytes, this.compactRatio * snapshot);
+    if (snapshot < this.smallSnapshotBytes) return kind === 'close' || this.journalOffset > this.idleCompactBytes;
+    return this.journalOffset > Math.max(kind === 'idle' ? this.idleCompactBytes : 0, (this.compactRatio / 4) * snapshot);
+  }
+
   private afterWrite(): void {
-    if (this.journalOffset > this.compactBytes && !this.compactQueued) {
+    if (!this.compactQueued && this.worthCompacting('write')) {
       this.compactQueued = true;
       setImmediate(() => {
-        void this.compact().catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
+        if (this.closed) return;
+        // Re-judged under the lock: another process may have compacted meanwhile.
+        void this.withLock(() => {
+          this.compactQueued = false;
+          return this.catchUp(true) && this.worthCompacting('write') ? this.compactLocked(false) : false;
+        }).catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
       });
     }
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (!this.closed && this.journalOffset > this.idleCompactBytes) {
+      if (!this.closed && this.worthCompacting('idle')) {
         void this.compact().catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
       }
     }, this.idleCompactMs);
@@ -450,6 +486,8 @@ export class Store extends Disposable {
     this.journalBase = this.lastSeq;
     this.journalOffset = JOURNAL_HEADER_BYTES;
     this.journalIno = statIno(this.journalPath)?.ino ?? -1;
+    this.written.snapshotBytes += bytes.length;
+    this.written.snapshots++;
     this.logger.info('store.compact', { seq: this.lastSeq, bytes: bytes.length, ms: Date.now() - t0 });
     return true;
   }
@@ -467,7 +505,7 @@ export class Store extends Disposable {
     return this.lastSeq !== before || this.reloadCount !== reloads;
   }
 
-  /** Waits for queued writes, compacts, and releases everything. */
+  /** Waits for queued writes, compacts when the journal is worth it (see the policy above), and releases everything. */
   async close(): Promise<void> {
     if (this.closed) return;
     while (this.pending.length || this.flushScheduled) {
@@ -476,7 +514,7 @@ export class Store extends Disposable {
     }
     await this.lockChain;
     try {
-      await this.withLock(() => this.compactLocked(false));
+      await this.withLock(() => (this.catchUp(true) && this.worthCompacting('close') ? this.compactLocked(false) : false));
     } catch (e) {
       this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' });
     }
@@ -500,6 +538,7 @@ export class Store extends Disposable {
     return {
       snapshotBytes: statIno(this.dbPath)?.size ?? 0,
       journalBytes: statIno(this.journalPath)?.size ?? 0,
+      written: { ...this.written },
       seq: this.lastSeq,
       items: this.closed ? {} : this.items.countByKind(),
     };

@@ -1,0 +1,251 @@
+// The whole story at one size (`bench scale --items N`): import N distinct conversation turns through
+// the write API, derive (flush the buffers into the raw record + embed), time recall and search on the
+// same questions, close and reopen (open → first recall), then the same in a fresh process. Reports one
+// JSON document: requested items vs index entries vs distinct texts stored, bytes written to disk per
+// phase (/proc/self/io write_bytes, where the OS has it) and per logical byte (UTF-8 bytes of the
+// imported texts), RSS sampled through the run (peak and steady state), store size on disk.
+// The engine runs with its own defaults (compaction policy included): nothing is tuned for the bench.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MemoryEngine } from '../../src/engine/engine';
+import { FixedClock, nullLogger } from '../../src/engine/host';
+import type { ImportMessage } from '../../src/engine/write/turnWriter';
+import { loadCorpus } from './corpus';
+import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
+
+const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
+const TURNS_PER_CONVERSATION = 40;
+const T0 = Date.parse('2025-01-01T00:00:00Z');
+
+/** Bytes this process caused to be written to storage (and passed to write()), or null off Linux. */
+export function ioBytes(): { writeBytes: number; wchar: number } | null {
+  try {
+    const io = readFileSync('/proc/self/io', 'utf8');
+    const get = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(io)?.[1] ?? NaN);
+    return { writeBytes: get('write_bytes'), wchar: get('wchar') };
+  } catch {
+    return null;
+  }
+}
+
+/** Peak RSS of this process so far (VmHWM; the kernel's own high-water mark), MB, or null. */
+function peakRssMb(): number | null {
+  try {
+    const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
+    return Number.isFinite(kb) ? round(kb / 1024, 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples RSS every `ms` and at each phase mark; reports per phase p50 (steady) and max. */
+export class RssSampler {
+  private phase = 'start';
+  private readonly samples = new Map<string, number[]>();
+  private readonly timer: NodeJS.Timeout;
+  constructor(ms = 200) {
+    this.timer = setInterval(() => this.sample(), ms);
+    this.timer.unref?.();
+  }
+  sample(): void {
+    const mb = process.memoryUsage().rss / (1024 * 1024);
+    let s = this.samples.get(this.phase);
+    if (!s) this.samples.set(this.phase, (s = []));
+    s.push(mb);
+  }
+  mark(phase: string): void {
+    this.sample();
+    this.phase = phase;
+    this.sample();
+  }
+  stop(): Record<string, unknown> {
+    this.sample();
+    clearInterval(this.timer);
+    const phases: Record<string, { samples: number; p50Mb: number; maxMb: number }> = {};
+    let max = 0;
+    for (const [p, s] of this.samples) {
+      const q = [...s].sort((a, b) => a - b);
+      phases[p] = { samples: q.length, p50Mb: round(q[Math.floor(q.length / 2)]!, 1), maxMb: round(q[q.length - 1]!, 1) };
+      max = Math.max(max, q[q.length - 1]!);
+    }
+    return { peakSampledMb: round(max, 1), peakKernelMb: peakRssMb(), phases };
+  }
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return n;
+}
+
+/** Recall and search timed on the same questions (each question asked of both, alternating). */
+async function timeQueries(engine: MemoryEngine, questions: string[], runs: number) {
+  const recall: number[] = [];
+  const search: number[] = [];
+  for (let q = -10; q < runs; q++) {
+    const i = q < 0 ? q + 10 : q;
+    const question = questions[i % questions.length]!;
+    const project = PROJECTS[i % PROJECTS.length];
+    let t = performance.now();
+    await engine.recall({ message: question, conversation: `q-${q}`, project, window: 128_000 });
+    const r = performance.now() - t;
+    t = performance.now();
+    await engine.search(question, { project });
+    const s = performance.now() - t;
+    if (q >= 0) { recall.push(r); search.push(s); }
+  }
+  return { questions: runs, recallMs: quantiles(recall), searchMs: quantiles(search) };
+}
+
+async function firstRecall(opts: Parameters<typeof MemoryEngine.open>[0], question: string) {
+  const a0 = performance.now();
+  const engine = await MemoryEngine.open({ ...opts, syncVault: 'background' });
+  const openMs = performance.now() - a0;
+  await engine.recall({ message: question, conversation: 'first', project: 'alpha', window: 128_000 });
+  return { engine, openMs: round(openMs, 1), toFirstRecallMs: round(performance.now() - a0, 1) };
+}
+
+function engineOptions(root: string, n: number) {
+  return { storeDir: path.join(root, 'store'), vaultDir: path.join(root, 'vault'), clock: new FixedClock(T0 + n * 60_000 + 86_400_000), logger: nullLogger };
+}
+
+/** The fresh-process side: open, first recall, timed queries, memory, bytes written. */
+async function childSide(root: string, n: number, questions: string[]): Promise<Record<string, unknown>> {
+  const rss = new RssSampler();
+  const io0 = ioBytes();
+  const { engine, openMs, toFirstRecallMs } = await firstRecall(engineOptions(root, n), questions[0]!);
+  rss.mark('queries');
+  try {
+    const queries = await timeQueries(engine, questions, 100);
+    rss.mark('close');
+    await engine.close();
+    const io1 = ioBytes();
+    return { openMs, toFirstRecallMs, ...queries, bytesWritten: io0 && io1 ? io1.writeBytes - io0.writeBytes : null, rss: rss.stop() };
+  } finally {
+    await engine.close().catch(() => undefined);
+  }
+}
+
+export async function benchScale(ctx: BenchContext): Promise<Record<string, unknown>> {
+  const file = locomoDataFile(ctx.args);
+  const corpus = loadCorpus(file);
+  const n = typeof ctx.args.items === 'string' && /^\d+$/.test(ctx.args.items) ? Number(ctx.args.items) : 10_000;
+  const child = process.env.MEMORY_BENCH_SCALE_CHILD;
+  if (child) return childSide(child, n, corpus.questions);
+
+  const root = mkdtempSync(path.join(typeof ctx.args.tmp === 'string' ? ctx.args.tmp : tmpdir(), 'scale-bench-'));
+  const rss = new RssSampler();
+  const io: Record<string, number | null> = {};
+  let last = ioBytes();
+  const phaseIo = (phase: string) => {
+    const now = ioBytes();
+    io[phase] = now && last ? now.writeBytes - last.writeBytes : null;
+    last = now;
+  };
+  const opts = engineOptions(root, n);
+  let engine = await MemoryEngine.open(opts);
+  try {
+    // Import.
+    rss.mark('import');
+    let logicalBytes = 0;
+    const t0 = performance.now();
+    const CHUNK = 5_000;
+    const importLog: { items: number; seconds: number }[] = [];
+    for (let i = 0; i < n; i += CHUNK) {
+      const msgs: ImportMessage[] = [];
+      for (let j = i; j < Math.min(n, i + CHUNK); j++) {
+        const conv = Math.floor(j / TURNS_PER_CONVERSATION);
+        const text = corpus.text(j);
+        logicalBytes += Buffer.byteLength(text, 'utf8');
+        msgs.push({ conversation: `c${conv}`, role: j % 2 ? 'assistant' : 'user', text, at: T0 + j * 60_000, project: PROJECTS[conv % PROJECTS.length] });
+      }
+      await engine.importMessages(msgs);
+      const done = Math.min(n, i + CHUNK);
+      if (done % 50_000 === 0 || done === n) {
+        importLog.push({ items: done, seconds: round((performance.now() - t0) / 1000, 1) });
+        ctx.log(`scale: imported ${done} of ${n} (${Math.round((performance.now() - t0) / 1000)} s)`);
+      }
+    }
+    const importMs = performance.now() - t0;
+    phaseIo('import');
+
+    // Derive: buffers → raw record, then vectors.
+    rss.mark('derive');
+    const t1 = performance.now();
+    await engine.flush();
+    await engine.index.embedPending();
+    const deriveMs = performance.now() - t1;
+    phaseIo('derive');
+    ctx.log(`scale: derived in ${Math.round(deriveMs / 1000)} s`);
+
+    const status = engine.status();
+    const counts = {
+      requestedItems: n,
+      indexEntries: engine.index.size,
+      rawItems: status.items.raw ?? 0,
+      distinctTexts: status.rawRecord.blobs,
+      logicalBytes,
+    };
+
+    // Queries, same questions for both.
+    rss.mark('queries');
+    const queries = await timeQueries(engine, corpus.questions, 200);
+    phaseIo('queries');
+    ctx.log(`scale: recall p95 ${queries.recallMs.p95} ms, search p95 ${queries.searchMs.p95} ms`);
+
+    // Close (the engine's own compaction policy) and reopen in this process.
+    rss.mark('close');
+    const tc = performance.now();
+    await engine.close();
+    const closeMs = performance.now() - tc;
+    phaseIo('close');
+    const disk = { storeBytes: dirBytes(opts.storeDir), vaultBytes: dirBytes(opts.vaultDir) };
+    rss.mark('reopen');
+    const again = await firstRecall(opts, corpus.questions[0]!);
+    engine = again.engine;
+    await engine.close();
+    phaseIo('reopen');
+    const memory = rss.stop();
+
+    // Fresh process.
+    const script = process.argv[1];
+    let fresh: Record<string, unknown> = { error: 'no script to re-run' };
+    if (script) {
+      const r = spawnSync(process.execPath, [script, 'bench', 'scale', '--items', String(n), '--json'], {
+        env: { ...process.env, MEMORY_BENCH_SCALE_CHILD: root }, encoding: 'utf8', maxBuffer: 16 << 20,
+      });
+      try {
+        fresh = JSON.parse(r.stdout) as Record<string, unknown>;
+      } catch {
+        fresh = { error: `child exited ${r.status}`, stderr: String(r.stderr).slice(-500) };
+      }
+    }
+
+    const written = Object.values(io).every((v) => v !== null) ? Object.values(io).reduce((a, b) => a! + b!, 0)! : null;
+    return {
+      items: counts,
+      seconds: { import: round(importMs / 1000, 1), derive: round(deriveMs / 1000, 1), importAndDerive: round((importMs + deriveMs) / 1000, 1), close: round(closeMs / 1000, 2) },
+      importProgress: importLog,
+      ...queries,
+      reopen: { openMs: again.openMs, toFirstRecallMs: again.toFirstRecallMs },
+      freshProcess: fresh,
+      diskWrites: {
+        bytesWritten: written, perLogicalByte: written !== null && logicalBytes ? round(written / logicalBytes, 2) : null,
+        importAndDerivePerLogicalByte: io.import !== null && io.derive !== null ? round((io.import! + io.derive!) / logicalBytes, 2) : null,
+        byPhase: io,
+      },
+      disk: { ...disk, storeBytesPerItem: round(disk.storeBytes / n, 0) },
+      rss: memory,
+      targets: { importAndDeriveSeconds: n >= 1_000_000 ? 600 : null, recallP95Ms: n >= 1_000_000 ? 150 : n >= 100_000 ? 25 : 5, toFirstRecallMs: n >= 1_000_000 ? 3000 : 1500, peakRssMb: n >= 1_000_000 ? 1536 : 400, storeBytesPerItem: 2048, bytesWrittenPerLogicalByte: 3 },
+    };
+  } finally {
+    await engine.close().catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
