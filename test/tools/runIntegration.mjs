@@ -64,7 +64,9 @@ async function main() {
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   writeFileSync(join(dirs.workspace, 'README.md'), '# Integration test workspace\n');
-  writeUserSettings(dirs.userData, { 'memory.vaultPath': dirs.vault });
+  // chat.allowAnonymousAccess: Copilot's built-in agent answers with an extension-provided model (our bridge) without
+  // a GitHub sign-in (agentHooks.test.ts drives it end to end); it is not a registered setting, so only the file sets it.
+  writeUserSettings(dirs.userData, { 'memory.vaultPath': dirs.vault, 'chat.allowAnonymousAccess': true });
   const logFile = join(SCRATCH, 'code-server.log');
   const workbenchLog = join(SCRATCH, 'workbench.log');
 
