@@ -143,6 +143,26 @@ describe('MCP server (vscode-memory mcp over stdio, SDK client)', function () {
   });
 });
 
+describe('MCP server in the shipped bundle', function () {
+  this.timeout(30_000);
+
+  it('serves MCP from dist/cli.js copied to a folder without node_modules (the SDK is bundled)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory mcp bundle '));
+    try {
+      for (const f of ['cli.js', 'sql-wasm.wasm']) writeFileSync(path.join(dir, f), readFileSync(path.join(ROOT, 'dist', f)));
+      const client = new Client({ name: 'bundle-test', version: '1' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'cli.js'), 'mcp', '--store', path.join(dir, 'store')], cwd: dir, stderr: 'ignore' }));
+      assert.equal(client.getServerVersion()?.name, 'vscode-memory');
+      assert.equal((await client.listTools()).tools.length, 5);
+      assert.match(textOf(await client.callTool({ name: 'memory_save', arguments: { text: 'The user writes commit messages in English.', scope: 'project' } })),
+        /refused \(scope gate, E_SCOPE_UNRESOLVED\): no project is open here/, 'without --project, scope "project" is refused');
+      await client.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('MCP server (in process)', function () {
   this.timeout(20_000);
 
