@@ -115,6 +115,7 @@ describe('MCP server (vscode-memory mcp over stdio, SDK client)', function () {
   it('forgets only with confirm: true, and reports counts only in status', async () => {
     const status = textOf(await call('memory_status', {}));
     assert.match(status, /"enabled":true/);
+    assert.match(status, /"items":\d+/);
     assert.match(status, /"project":"alpha"/);
     assert.ok(!status.includes('fastlane'), 'no memory text in status');
     const notes = readdirSync(path.join(store, 'vault', 'projects', 'alpha')).filter((f) => f.endsWith('.md'));
