@@ -10,6 +10,7 @@ import { createSaveBudget } from '../../src/engine/write/agentSave';
 import type { MemoryExtensionApi } from '../../src/extension';
 import { readProjectContext } from '../../src/vscode/config';
 import { TurnRegistry } from '../../src/vscode/chat/turnRegistry';
+import { MemoryForgetTool } from '../../src/vscode/tools/memoryForgetTool';
 import { MemoryLoadDocTool } from '../../src/vscode/tools/memoryLoadDocTool';
 import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
@@ -24,6 +25,11 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 describe('Memory in every agent (tools, instructions, skill, API)', function () {
   let api: MemoryExtensionApi;
+  /** What registerMemoryTools hands the tools, for the two that ask the user first (invoked here directly). */
+  const toolDeps = () => ({
+    host: api.host, turns: new TurnRegistry(), budget: createCallBudget(() => 10), saveBudget: createSaveBudget(), logger: nullLogger,
+    project: readProjectContext, enabled: () => api.settings().enabled,
+  });
 
   before(async () => {
     api = await activated();
@@ -88,10 +94,14 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
       assert.match(opened, new RegExp(`^Memory ${esc(dc)} \\(doc, from document, trust ingested\\)`));
       assert.match(opened, /heron-rotation/);
       assert.match(await call('memory_expand', { id: 'zz:1' }), /refused: "id" is not a memory id: ids start with vt:, rw:, gs:, fa:, en:, wk:, dc:/);
-      // memory_forget asks the user first; the command is what the confirmed tool runs (engine.forget).
-      const forgotten = await vscode.commands.executeCommand<{ removed: string[] }>('memory.forget', dc, { confirmed: true });
-      assert.deepEqual(forgotten?.removed, [dc]);
+      // The registered memory_forget asks the user first (a modal when invoked without a chat token): the same
+      // class, invoked in this host, is what runs once the user confirmed.
+      const forget = new MemoryForgetTool(toolDeps());
+      assert.equal(forget.prepareInvocation({ input: { id: dc } }).confirmationMessages?.title, 'Forget a memory?');
+      const forgotten = textOf(await forget.invoke({ input: { id: `[source:${dc}]` }, toolInvocationToken: undefined }));
+      assert.match(forgotten, new RegExp(`^Forgot ${esc(dc)} \\(1 item removed`));
       assert.match(await call('memory_expand', { id: dc }), /failed \(E_NOT_FOUND\)/);
+      assert.match(textOf(await forget.invoke({ input: { id: dc }, toolInvocationToken: undefined })), /^memory_forget failed \(E_NOT_FOUND\): no memory has this id/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -108,10 +118,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
       writeFileSync(path.join(outside, 'secret.md'), '# Elsewhere\n\nNot part of the workspace.\n');
       symlinkSync(path.join(outside, 'secret.md'), link);
       // The registered tool asks the user before it loads (a modal here): the same class, invoked in this host.
-      const tool = new MemoryLoadDocTool({
-        host: api.host, turns: new TurnRegistry(), budget: createCallBudget(() => 10), saveBudget: createSaveBudget(), logger: nullLogger,
-        project: readProjectContext, enabled: () => api.settings().enabled,
-      });
+      const tool = new MemoryLoadDocTool(toolDeps());
       const invoke = async (p: unknown) => textOf(await tool.invoke({ input: { path: p } as { path: string }, toolInvocationToken: undefined }));
       assert.match(await invoke(path.basename(inside)), /^Loaded agent-notes-\d+\.md into memory: 2 new, 0 changed, 0 unchanged, 0 removed section\(s\)\./);
       assert.match(await call('memory_search', { query: 'osprey port 7441' }), /\[dc:/);
