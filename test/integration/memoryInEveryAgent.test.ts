@@ -16,7 +16,7 @@ import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
 import { isCapture, textOf as requestText, VENDOR } from './chatHarness';
-import { until } from './waitFor';
+import { requestScreenshot, until } from './waitFor';
 
 const cfg = () => vscode.workspace.getConfiguration('memory');
 const textOf = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -251,6 +251,14 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
       const back = await until(recorded.event, () => server.chats.find((r) => hasToolResult(r) && requestText(r).includes('Pelican Runbook')), 'the tool result to go back to the model', 60_000);
       const toolMsg = ((back.body?.messages ?? []) as { role: string; content: unknown }[]).find((m) => m.role === 'tool')!;
       assert.match(JSON.stringify(toolMsg.content), new RegExp(`Saved as \\[source:${esc(note.id)}\\]`));
+      // The chat with the agent's memory_save call and its answer (README picture; chat.open blocked on the response).
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const maximized = await vscode.commands.executeCommand('workbench.action.toggleMaximizedAuxiliaryBar').then(() => true, () => false);
+      try {
+        await requestScreenshot('agent-save');
+      } finally {
+        if (maximized) await vscode.commands.executeCommand('workbench.action.toggleMaximizedAuxiliaryBar');
+      }
     });
   });
 });
