@@ -172,10 +172,10 @@ export function createMemoryMcpServer(o: MemoryMcpOptions): Server {
       return describeSave(r);
     },
     async memory_status() {
+      // The headline, not the full card: it scans no facts or summaries (cheap at any store size).
       const s = engine.headline();
-      const st = engine.status();
       return `Memory engine status (counts and switches only, no memory content): ${JSON.stringify({
-        enabled: s.enabled, items: st.items, embedder: s.embedder.id, project: o.project ?? null, health: s.health.level,
+        enabled: s.enabled, items: s.items, embedder: s.embedder.id, vectors: s.embedder.vectors, project: o.project ?? null, health: s.health.level,
       })}`;
     },
     async memory_forget(a) {

@@ -1,7 +1,7 @@
 // `memory_forget` (SPEC R-UI-2, R-MAINT-4): deletes one memory by id after the user confirms it in the chat
 // (prepareInvocation's confirmation). The only tool that changes memory; the audit log records the actor `tool`.
 import * as vscode from 'vscode';
-import { guarded, readId, ToolRefusal, type ToolDeps } from './toolSupport';
+import { guarded, readId, type ToolDeps } from './toolSupport';
 
 export interface MemoryForgetInput {
   id: string;
@@ -17,7 +17,7 @@ export class MemoryForgetTool implements vscode.LanguageModelTool<MemoryForgetIn
     return guarded(this.deps, tool, async () => {
       const id = readId(options.input);
       const engine = await this.deps.host.get();
-      if (!engine.store.items.get(id)) throw new ToolRefusal(`no memory has the id ${id}`);
+      // An unknown id: engine.forget answers E_NOT_FOUND, which `guarded` turns into a sentence.
       const r = await engine.forget(id, 'tool');
       this.deps.logger.info('tool.forget', { id, removed: r.removed.length });
       return `Forgot ${id} (${r.removed.length} item${r.removed.length === 1 ? '' : 's'} removed, including rows derived only from it). Tell the user it is gone.`;

@@ -115,6 +115,7 @@ describe('MCP server (vscode-memory mcp over stdio, SDK client)', function () {
   it('forgets only with confirm: true, and reports counts only in status', async () => {
     const status = textOf(await call('memory_status', {}));
     assert.match(status, /"enabled":true/);
+    assert.match(status, /"items":\d+/);
     assert.match(status, /"project":"alpha"/);
     assert.ok(!status.includes('fastlane'), 'no memory text in status');
     const notes = readdirSync(path.join(store, 'vault', 'projects', 'alpha')).filter((f) => f.endsWith('.md'));
@@ -140,6 +141,26 @@ describe('MCP server (vscode-memory mcp over stdio, SDK client)', function () {
     // The store opens again from another process with everything the server wrote.
     const out = JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--store', store, '--json'], { encoding: 'utf8' })) as { items: Record<string, number> };
     assert.ok((out.items.doc ?? 0) >= 1);
+  });
+});
+
+describe('MCP server in the shipped bundle', function () {
+  this.timeout(30_000);
+
+  it('serves MCP from dist/cli.js copied to a folder without node_modules (the SDK is bundled)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory mcp bundle '));
+    try {
+      for (const f of ['cli.js', 'sql-wasm.wasm']) writeFileSync(path.join(dir, f), readFileSync(path.join(ROOT, 'dist', f)));
+      const client = new Client({ name: 'bundle-test', version: '1' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'cli.js'), 'mcp', '--store', path.join(dir, 'store')], cwd: dir, stderr: 'ignore' }));
+      assert.equal(client.getServerVersion()?.name, 'vscode-memory');
+      assert.equal((await client.listTools()).tools.length, 5);
+      assert.match(textOf(await client.callTool({ name: 'memory_save', arguments: { text: 'The user writes commit messages in English.', scope: 'project' } })),
+        /refused \(scope gate, E_SCOPE_UNRESOLVED\): no project is open here/, 'without --project, scope "project" is refused');
+      await client.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
