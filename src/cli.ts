@@ -12,6 +12,8 @@ import { gate } from './engine/write/poisonGate';
 import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
 import { runHookCommand } from './hooks/hookCommand';
+import { defaultProjectOf } from './hooks/hookHandler';
+import { HookState } from './hooks/hookState';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -263,7 +265,10 @@ const COMMANDS: Record<string, Command> = {
     silent: true,
     run: async (p, c) => {
       const { serveMcpStdio } = await import('./mcp/mcpServer');
-      await serveMcpStdio({ engine: await c.engine(), project: stringOpt(p.values.project), projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion() });
+      // Without --project: the project of the folder the agent runs in, as the hooks find it (the window's id for a
+      // workspace the extension has seen, with memory.projectId applied; else the repository's derived id).
+      const project = stringOpt(p.values.project) ?? defaultProjectOf(process.cwd(), new HookState(c.storeDir).knownWorkspaces());
+      await serveMcpStdio({ engine: await c.engine(), project, projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion() });
     },
   },
   bench: {

@@ -9,6 +9,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
 import { statusLine } from '../../src/vscode/commands/statusCommand';
+import { nullLogger } from '../../src/engine/host';
+import { createSaveBudget } from '../../src/engine/write/agentSave';
+import { TurnRegistry } from '../../src/vscode/chat/turnRegistry';
+import { MemoryLoadDocTool } from '../../src/vscode/tools/memoryLoadDocTool';
+import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
 import { activated, userSettingsLoaded } from './api';
 import { until } from './waitFor';
 
@@ -50,6 +55,18 @@ describe('Restricted Mode: memory answers from the user\'s memory and loads noth
     const loaded = await vscode.commands.executeCommand('memory.loadDocument', vscode.Uri.file(file));
     assert.equal(loaded, undefined, 'Load Document is refused');
     assert.equal(engine.store.items.count(), docsBefore, 'nothing was loaded');
+
+    // The agents' memory_load_doc tool refuses too, even for a Markdown file inside the workspace folder.
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    writeFileSync(path.join(folder, 'ocelot-runbook.md'), '# Ocelot runbook\n\nThe ocelot service restarts nightly at two.\n');
+    const tool = new MemoryLoadDocTool({
+      host: api.host, turns: new TurnRegistry(), budget: createCallBudget(() => 10), saveBudget: createSaveBudget(), logger: nullLogger,
+      project: () => api.project(), enabled: () => api.settings().enabled,
+    });
+    const res = await tool.invoke({ input: { path: 'ocelot-runbook.md' }, toolInvocationToken: undefined });
+    const text = res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(text, /Restricted Mode: memory loads no documents from this workspace/);
+    assert.equal(engine.store.items.count(), docsBefore, 'the tool loaded nothing either');
   });
 
   it('the workspace\'s model server received nothing and its vault folder does not exist', () => {

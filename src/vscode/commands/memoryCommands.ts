@@ -149,7 +149,7 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
 }
 
 /** The document's bytes through vscode.workspace.fs; a missing file, a folder or one over 5 MB is refused first. */
-async function readDocumentBytes(uri: vscode.Uri): Promise<Uint8Array> {
+export async function readDocumentBytes(uri: vscode.Uri): Promise<Uint8Array> {
   let st: vscode.FileStat;
   try {
     st = await vscode.workspace.fs.stat(uri);
