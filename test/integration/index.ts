@@ -16,7 +16,9 @@ function findTests(dir: string, out: string[] = []): string[] {
 
 export async function run(): Promise<void> {
   // 60 s per test: the first command in a fresh extension host can wait on activation.
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true });
+  // MEMORY_INTEGRATION_GREP=<pattern> runs only the matching tests (while iterating on one surface).
+  const grep = process.env.MEMORY_INTEGRATION_GREP || undefined;
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, forbidOnly: true, grep });
   for (const file of findTests(__dirname)) mocha.addFile(file);
   // Plain require (not loadFilesAsync's import()): the extension host resolves 'vscode' for require.
   await new Promise<void>((resolve, reject) => {

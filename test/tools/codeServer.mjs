@@ -1,19 +1,13 @@
 // Starts and stops code-server (VS Code 1.139 server + workbench) for integration tests, the
 // .vsix check and `npm start`. It runs under Node 24 in its own process group, because it forks
 // helpers that outlive SIGTERM; stopping kills the whole group. HOME/TMPDIR/XDG_* point at a
-// scratch folder so nothing leaks into the user's home. Flags: /work/shared/TESTING.md.
+// scratch folder so nothing leaks into the user's home. The set-up is described in the
+// "Develop" section of README.md.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, openSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeServerEntry, node24 } from './installTools.mjs';
-
-/** Headless Chromium as TESTING.md measured it (/usr/bin/chromium is a wrapper script). */
-export const CHROMIUM = process.env.MEMORY_CHROMIUM || '/usr/lib/chromium/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
-];
 
 /** Environment that keeps code-server's and Chromium's writes inside `home`. */
 export function scratchEnv(home) {

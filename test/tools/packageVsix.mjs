@@ -2,6 +2,7 @@
 // a check of what the .vsix carries. Bundles are self-contained, so --no-dependencies; the ship-list
 // is .vscodeignore. Fails when sources, tests, node_modules or source maps slipped in.
 import { execFileSync } from 'node:child_process';
+import AdmZip from 'adm-zip';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,13 +10,14 @@ import { resolve } from 'node:path';
 import { ROOT } from './installTools.mjs';
 
 export const VSIX = join(ROOT, 'dist-vsix', 'vscode-memory.vsix');
-const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//];
+const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//,
+  /^extension\/dist\/bench\.js$/, /^extension\/dist\/meta\//];
 const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
   'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs'];
 
-/** Entries of a .vsix (a zip), via unzip -Z1. */
+/** Entries of a .vsix (a zip), read with adm-zip (no system `unzip` needed). */
 export function vsixEntries(file) {
-  return execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  return new AdmZip(file).getEntries().map((e) => e.entryName);
 }
 
 /** Problems with a .vsix's contents; empty when it ships exactly what it should. */

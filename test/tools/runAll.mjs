@@ -1,4 +1,4 @@
-// `npm test`: build → typecheck → lint → unit tests → integration tests (real VS Code) → .vsix check.
+// `npm test`: preflight → build → typecheck → lint → unit tests → integration tests (real VS Code) → .vsix check.
 // Streams every step's output, times each step, and ends with one line `N passed, N failed[, N skipped]`.
 // Fails when any step fails, when a test suite ran no tests, or when nothing ran at all.
 import { spawn } from 'node:child_process';
@@ -32,10 +32,15 @@ function run(cmd, args) {
 }
 
 const steps = [
+  // First and fast: what the real-VS-Code tier needs (tools folder, disk, toolchain, browser, port).
+  // A missing piece is one line with the command that fixes it; nothing slow runs after it.
+  { name: 'preflight', cmd: node, args: [join(ROOT, 'test/tools/preflight.mjs')], fatal: true, gate: true },
   { name: 'build', cmd: node, args: [join(ROOT, 'build.mjs')], fatal: true },
   { name: 'typecheck', cmd: node, args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'] },
   { name: 'lint', cmd: node, args: [bin('eslint', 'bin/eslint.js'), '-c', 'test/eslint.config.mjs', 'src', 'test'] },
   { name: 'unit', cmd: node, args: [bin('mocha', 'bin/mocha.js'), '--config', 'test/unit/.mocharc.json'], mocha: true },
+  // Node 24 + code-server into .tools/ once (a no-op when present), timed on its own line.
+  { name: 'tools', cmd: node, args: [join(ROOT, 'test/tools/installTools.mjs')], gate: true },
   { name: 'integration', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build'], mocha: true },
   // Last: the production build for the .vsix replaces dist/ and empties out/.
   { name: 'vsix', cmd: node, args: [join(ROOT, 'test/tools/vsixCheck.mjs')], check: true },
@@ -63,6 +68,8 @@ for (const step of steps) {
       note += `, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
       if (c.passed + c.failed === 0) { stepOk = false; note += ', ran 0 tests'; }
     }
+  } else if (step.gate) {
+    if (code !== 0) totals.failed += 1;
   } else if (step.check) {
     // The .vsix check is one end-to-end check: it counts as one test.
     if (code === 0) totals.passed += 1; else totals.failed += 1;

@@ -3,6 +3,8 @@
 // compiled test index runs mocha there. Exits with mocha's exit code; a hard timeout is a failure.
 // Everything it starts (code-server's process group, Chromium) is stopped on every path.
 //   node test/tools/runIntegration.mjs [--no-build]
+// Env: MEMORY_INTEGRATION_GREP=<pattern> (only matching tests), MEMORY_CODE_SERVER_PORT=<port> (else a free one),
+// MEMORY_CHROMIUM=<path> (a system browser instead of the one from npm), MEMORY_TOOLS_DIR=<folder>.
 // A test can ask for a screenshot by logging `[screenshot] <name>` (see test/integration/screenshot.ts);
 // it lands in .scratch/integration/screenshots/<name>.png.
 import { execFileSync } from 'node:child_process';
@@ -11,8 +13,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
-import { ensureTools, ROOT } from './installTools.mjs';
-import { CHROMIUM, CHROMIUM_ARGS, scratchEnv, startCodeServer, tail, workbenchUrl } from './codeServer.mjs';
+import { ensureToolsOrExit, ROOT } from './installTools.mjs';
+import { ensureBrowser } from './browser.mjs';
+import { preflightOrExit } from './preflight.mjs';
+import { scratchEnv, startCodeServer, tail, workbenchUrl } from './codeServer.mjs';
 
 // 8 minutes: a run takes ~25 s here (TESTING.md); the margin covers a slow, shared CI machine.
 const TIMEOUT_MS = Number(process.env.MEMORY_INTEGRATION_TIMEOUT_MS || 8 * 60_000);
@@ -38,9 +42,8 @@ export function writeUserSettings(userDataDir, extra = {}) {
 
 /** Opens the workbench in headless Chromium with the automation hooks exposed before navigation. */
 export async function openWorkbench(url, home, { onLog, onExit }) {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, env: scratchEnv(home),
-  });
+  const { executablePath, args, env } = await ensureBrowser();
+  const browser = await chromium.launch({ executablePath, args, headless: true, env: { ...scratchEnv(home), ...env } });
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await page.exposeFunction('codeAutomationLog', (type, args) => onLog(type, args));
   await page.exposeFunction('codeAutomationExit', (code) => onExit(code));
@@ -50,8 +53,9 @@ export async function openWorkbench(url, home, { onLog, onExit }) {
 
 async function main() {
   const started = Date.now();
+  await preflightOrExit();
   if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(ROOT, 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-  ensureTools();
+  ensureToolsOrExit();
 
   rmSync(SCRATCH, { recursive: true, force: true });
   const dirs = {
@@ -78,6 +82,7 @@ async function main() {
   try {
     server = await startCodeServer({
       home: dirs.home, userDataDir: dirs.userData, extensionsDir: dirs.extensions, workspace: dirs.workspace, logFile,
+      port: process.env.MEMORY_CODE_SERVER_PORT ? Number(process.env.MEMORY_CODE_SERVER_PORT) : undefined,
       env: { MEMORY_TEST_SCREENSHOT_DIR: dirs.shots, MEMORY_TEST_VAULT: dirs.vault },
     });
     console.log(`[integration] code-server on ${server.base} after ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -6,7 +6,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { ensureTools, ROOT } from './installTools.mjs';
+import { ensureToolsOrExit, ROOT } from './installTools.mjs';
+import { preflightOrExit } from './preflight.mjs';
 import { freePort, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { writeUserSettings } from './runIntegration.mjs';
 
@@ -81,6 +82,7 @@ function portFree(port) {
 }
 
 async function main() {
+  await preflightOrExit({ start: true });
   execFileSync(process.execPath, [join(ROOT, 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   writeDemoVault();
   console.log(`[start] demo vault: ${VAULT}`);
@@ -92,9 +94,9 @@ async function main() {
     return;
   }
 
-  ensureTools();
-  const wanted = Number(process.env.PORT || 8080);
-  const port = (await portFree(wanted)) ? wanted : await freePort();
+  ensureToolsOrExit();
+  // An explicit PORT must be free (the preflight said so); else 8080, else any free port.
+  const port = process.env.PORT ? Number(process.env.PORT) : (await portFree(8080)) ? 8080 : await freePort();
   const home = join(DEMO, 'home');
   const userData = join(DEMO, 'user-data');
   writeUserSettings(userData, { 'memory.vaultPath': VAULT });

@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureTools, ROOT } from './installTools.mjs';
+import { ensureToolsOrExit, ROOT } from './installTools.mjs';
+import { preflightOrExit } from './preflight.mjs';
 import { codeServerCli, startCodeServer, tail, workbenchUrl } from './codeServer.mjs';
 import { openWorkbench, writeUserSettings } from './runIntegration.mjs';
 import { packageVsix, VSIX, vsixEntries, vsixProblems } from './packageVsix.mjs';
@@ -66,10 +67,11 @@ async function runFromPalette(page, title, timeoutMs) {
 async function main() {
   const started = Date.now();
   const secs = () => ((Date.now() - started) / 1000).toFixed(1);
+  await preflightOrExit();
   if (!process.argv.includes('--no-package') || !existsSync(VSIX)) packageVsix();
   const problems = vsixProblems(vsixEntries(VSIX));
   if (problems.length) throw new Error(`the .vsix ships the wrong files:\n  ${problems.join('\n  ')}`);
-  ensureTools();
+  ensureToolsOrExit();
 
   rmSync(SCRATCH, { recursive: true, force: true });
   const dirs = { home: join(SCRATCH, 'home'), userData: join(SCRATCH, 'user-data'), extensions: join(SCRATCH, 'extensions'), workspace: join(SCRATCH, 'workspace') };
@@ -88,7 +90,10 @@ async function main() {
   const logFile = join(SCRATCH, 'code-server.log');
   let server; let browser; let page;
   try {
-    server = await startCodeServer({ home: dirs.home, userDataDir: dirs.userData, extensionsDir: dirs.extensions, workspace: dirs.workspace, logFile });
+    server = await startCodeServer({
+      home: dirs.home, userDataDir: dirs.userData, extensionsDir: dirs.extensions, workspace: dirs.workspace, logFile,
+      port: process.env.MEMORY_CODE_SERVER_PORT ? Number(process.env.MEMORY_CODE_SERVER_PORT) : undefined,
+    });
     const url = workbenchUrl(server.base, server.port, { folder: dirs.workspace });
     ({ browser, page } = await openWorkbench(url, dirs.home, { onLog: () => {}, onExit: () => {} }));
     await page.locator('.monaco-workbench').waitFor({ timeout: TIMEOUT_MS });

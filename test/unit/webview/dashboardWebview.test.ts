@@ -2,6 +2,7 @@
 // shell and CSP (dashboardHtml), served from 127.0.0.1. A nonce'd stub stands in for acquireVsCodeApi:
 // it records what the webview posts and answers its requests from fixtures, as the host would.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +13,15 @@ import { dashboardHtml, makeNonce } from '../../../src/vscode/dashboard/dashboar
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const DIST = path.join(ROOT, 'dist', 'webview');
-const CHROMIUM = process.env.MEMORY_CHROMIUM || '/usr/lib/chromium/chromium';
-// TESTING.md: the flags that make Chromium run headless on these machines.
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/**
+ * The test browser (Chromium from npm, or MEMORY_CHROMIUM) as test/tools/browser.mjs resolves it —
+ * asked through a child process because that module is ESM and these tests are CommonJS.
+ */
+function testBrowser(): { executablePath: string; args: string[]; env: Record<string, string> } {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'test', 'tools', 'browser.mjs'), '--json'], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop() as string);
+}
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 
@@ -76,7 +82,9 @@ describe('The dashboard webview in headless Chromium', function () {
   let base: string;
 
   before(async function () {
-    if (!existsSync(path.join(DIST, 'main.js')) || !existsSync(CHROMIUM)) this.skip();
+    // The bundle is built by `npm test` before the unit tests: missing means a broken build, not a skip.
+    assert.ok(existsSync(path.join(DIST, 'main.js')), 'dist/webview/main.js is missing: run `node build.mjs` first');
+    const { executablePath, args, env } = testBrowser();
     const nonce = makeNonce();
     server = createServer((req, res) => {
       const url = req.url ?? '/';
@@ -88,7 +96,7 @@ describe('The dashboard webview in headless Chromium', function () {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await chromium.launch({ executablePath, args, headless: true, env: { ...process.env, ...env } as Record<string, string> });
   });
 
   beforeEach(async () => {
