@@ -2,7 +2,8 @@
 // family, on (a) the deepset train split — the learned stage cross-validated: each fold scored by a model
 // trained without it (same options as the shipped one) —, (b) the own held-out corpus (never trained or
 // tuned on), (c) the LoCoMo dialogue turns as the false-positive check; plus throughput in texts/s.
-// Options: --deepset FILE (default ../shared/bench-data), --data FILE (LoCoMo), --folds N (default 5).
+// Data: the deepset train split and LoCoMo from ../shared/bench-data beside the checkout (--data FILE for
+// LoCoMo); 5 folds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -71,8 +72,8 @@ function throughput(fn: GateFn, texts: string[], minMs = 1500): number {
 
 export async function benchGate(ctx: BenchContext): Promise<Record<string, unknown>> {
   const root = repoRoot(__dirname);
-  const deepsetFile = typeof ctx.args.deepset === 'string' ? ctx.args.deepset : benchDataFile(DEEPSET_TRAIN_FILE, root);
-  const folds = typeof ctx.args.folds === 'string' && /^\d+$/.test(ctx.args.folds) ? Number(ctx.args.folds) : 5;
+  const deepsetFile = benchDataFile(DEEPSET_TRAIN_FILE, root);
+  const folds = 5;
   const status = gateModelStatus();
   const result: Record<string, unknown> = { model: status };
 
@@ -89,7 +90,7 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
     }
     result.deepsetTrainCrossValidated = { folds, byLang: table(v, (r) => r.lang ?? 'und') };
   } else {
-    result.deepsetTrainCrossValidated = { skipped: `${DEEPSET_TRAIN_FILE} not found; pass --deepset FILE` };
+    result.deepsetTrainCrossValidated = { skipped: `${DEEPSET_TRAIN_FILE} not found beside the checkout (../shared/bench-data)` };
   }
 
   // (b) own held-out corpus, the shipped gate.

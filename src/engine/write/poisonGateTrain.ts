@@ -45,7 +45,7 @@ export interface TrainOptions {
 export const TRAIN_DEFAULTS = {
   bits: 16, epochs: 40, seed: 20261201, learningRate: 0.1, l2: 2e-6, calibrationFolds: 5,
   // Benign out-of-fold quantiles the thresholds sit above (the benign flag / reject budget on training texts).
-  untrustedQuantile: 0.98, rejectQuantile: 0.998, margin: 0.25,
+  untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
 } as const;
 
 /** mulberry32: a tiny seeded PRNG (the only randomness in training). */
