@@ -1,6 +1,7 @@
 // The named benchmarks `vscode-memory bench NAME` / `npm run bench -- NAME` can run.
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
+import { benchHook } from './hook';
 import { benchLocomo } from './locomo';
 import { benchRecall } from './recall';
 import { benchStore } from './store';
@@ -30,6 +31,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'recall latency (query → block) p50/p95 at 10k and 100k items, RSS, open → first recall',
     default: true,
     run: benchRecall,
+  },
+  hook: {
+    summary: 'agent hook latency spawn → answer (dist/hook.js): via the running extension\'s socket and cold, p50/p95 at 10k/100k items',
+    default: false,
+    run: benchHook,
   },
   locomo: {
     summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',
