@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const cli = require(path.join(__dirname, 'cli.js')) as { runHookCommand: (argv: string[], io: HookCommandIO, opts?: { raw?: string; socketTried?: boolean }) => Promise<number> };
   let output = '';
-  const code = await cli.runHookCommand(argv, { stdin: process.stdin, out: (s) => { output += s + '\n'; }, env: process.env }, { raw, socketTried: true });
+  const code = await cli.runHookCommand(argv, { stdin: process.stdin, out: (s) => { output += s + '\n'; }, env: process.env }, { raw: raw ?? '', socketTried: true });
   exitAfter(output, code);
 }
 
