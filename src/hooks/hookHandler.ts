@@ -76,6 +76,7 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
   const log = { event: input.event, agent: input.agent, conversation };
   if (!engine.settings.enabled) return { output: '', log: { ...log, outcome: 'disabled' } };
 
+  const sessionModel = deps.state.sessionModel(input.agent, input.sessionId, input.model);
   if (input.event === 'SessionStart' || input.event === 'UserPromptSubmit') {
     const message = input.event === 'UserPromptSubmit' ? input.prompt ?? '' : '';
     if (input.event === 'UserPromptSubmit' && !message.trim()) return { output: '', log: { ...log, outcome: 'empty_prompt' } };
@@ -110,7 +111,7 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
         try {
           const r = await engine.recordTurn({
             conversation, user: t.user, assistant: t.assistant, project, title, trust: 'owner',
-            provider: PROVIDER[input.agent], model: t.model ?? input.model, entryPath: 'hook',
+            provider: PROVIDER[input.agent], model: t.model ?? sessionModel, entryPath: 'hook',
           });
           mark(t.key);
           if (r.ids.length) saved.push(t); else skipped++;
