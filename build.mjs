@@ -77,8 +77,10 @@ const nodeEntries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, metafile: true },
-  // The agent hooks' entry: the socket client alone (it requires dist/cli.js only when no extension answers).
+  // The agent hooks' entry: the socket client alone; it requires dist/hookCold.js (the engine, without the
+  // embedding model's library, which a hook never loads) only when no extension answers.
   { entryPoints: ['src/hooks/hookMain.ts'], outfile: 'dist/hook.js' },
+  { entryPoints: ['src/hooks/hookCommand.ts'], outfile: 'dist/hookCold.js', external: ['vscode', '@huggingface/transformers'] },
 ];
 // The benchmarks: their own bundle (lunr, the LoCoMo harness), never in the .vsix.
 const benchEntry = { entryPoints: ['test/bench/run.ts'], outfile: 'dist/bench.js' };

@@ -20,10 +20,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**/*.ts', 'src/protocol/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/engine/**/*.ts', 'src/protocol/**/*.ts', 'src/server/**/*.ts', 'src/hooks/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: "The engine boundary: src/engine, src/protocol and src/server never import 'vscode' (ARCHITECTURE.md)." }],
+        paths: [{ name: 'vscode', message: "The engine boundary: src/engine, src/protocol, src/server and src/hooks never import 'vscode' (ARCHITECTURE.md)." }],
       }],
       '@typescript-eslint/no-require-imports': 'error',
     },

@@ -76,6 +76,7 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
   const log = { event: input.event, agent: input.agent, conversation };
   if (!engine.settings.enabled) return { output: '', log: { ...log, outcome: 'disabled' } };
 
+  const sessionModel = deps.state.sessionModel(input.agent, input.sessionId, input.model);
   if (input.event === 'SessionStart' || input.event === 'UserPromptSubmit') {
     const message = input.event === 'UserPromptSubmit' ? input.prompt ?? '' : '';
     if (input.event === 'UserPromptSubmit' && !message.trim()) return { output: '', log: { ...log, outcome: 'empty_prompt' } };
@@ -101,30 +102,32 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
   }
   const parsed = parseTranscript(text, input.event === 'Stop');
   const record = async () => {
+    const saved: { user: string; assistant: string }[] = [];
     const res = await deps.state.withCursor(input.agent, input.sessionId, async (recorded, mark) => {
-      let saved = 0, failed = 0, skipped = 0;
+      let failed = 0, skipped = 0;
       const title = parsed.turns[0]?.user.slice(0, 120);
       for (const t of parsed.turns) {
         if (!t.complete || recorded.has(t.key)) continue;
         try {
           const r = await engine.recordTurn({
             conversation, user: t.user, assistant: t.assistant, project, title, trust: 'owner',
-            provider: PROVIDER[input.agent], model: t.model ?? input.model, entryPath: 'hook',
+            provider: PROVIDER[input.agent], model: t.model ?? sessionModel, entryPath: 'hook',
           });
           mark(t.key);
-          if (r.ids.length) saved++; else skipped++;
-          if (r.ids.length && deps.afterRecord) await deps.afterRecord({ conversation, user: t.user, assistant: t.assistant, project }).catch(() => undefined);
+          if (r.ids.length) saved.push(t); else skipped++;
         } catch (e) {
           failed++;
           deps.state.log({ ...log, outcome: 'record_failed', code: isMemoryError(e) ? e.code : 'E_INTERNAL' });
           break; // the cursor keeps the rest for the next run
         }
       }
-      return { saved, failed, skipped };
+      return { failed, skipped };
     });
     if (!res) return { ...log, outcome: 'session_busy' };
-    deps.state.noteRecorded(input.agent, res.saved);
-    return { ...log, outcome: 'recorded', format: parsed.format, turns: parsed.turns.length, saved: res.saved, skipped: res.skipped, failed: res.failed, badLines: parsed.badLines };
+    deps.state.noteRecorded(input.agent, saved.length);
+    // Capture (a model call) runs after the session's lock is released.
+    if (deps.afterRecord) for (const t of saved) await deps.afterRecord({ conversation, user: t.user, assistant: t.assistant, project }).catch(() => undefined);
+    return { ...log, outcome: 'recorded', format: parsed.format, turns: parsed.turns.length, saved: saved.length, skipped: res.skipped, failed: res.failed, badLines: parsed.badLines };
   };
   if (deps.detach) {
     deps.detach(record().then((l) => deps.state.log(l), (e) => deps.state.log({ ...log, outcome: 'record_failed', code: isMemoryError(e) ? e.code : 'E_INTERNAL' })));

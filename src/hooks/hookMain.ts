@@ -1,7 +1,7 @@
 // dist/hook.js — what "Memory: Connect Agents…" writes into an agent's hooks file (through the launcher). Kept
 // tiny on purpose: it reads stdin and asks the running extension over the local socket (hookSocket.ts), so a
 // hook costs a Node start and one round trip while VS Code is open. Only when no extension answers does it load
-// the engine (dist/cli.js, required at run time so this bundle stays small) and open the store itself.
+// the engine (dist/hookCold.js, required at run time so this bundle stays small) and open the store itself.
 import * as path from 'node:path';
 import { defaultStoreDir } from '../engine/paths';
 import { askExtension, hookSocketPath } from './hookSocket';
@@ -43,11 +43,11 @@ async function main(): Promise<void> {
     const answer = await askExtension(flag(argv, 'socket') ?? hookSocketPath(storeDir), { raw, event: flag(argv, 'event'), agent: flag(argv, 'agent') }, SOCKET_MS);
     if (answer) { exitAfter(answer.output ? answer.output + '\n' : ''); return; }
   }
-  // The cold path: the whole engine, in this process (it logs; a bad or missing stdin is logged there too).
+  // The cold path: the engine in this process (it logs; a bad or missing stdin is logged there too).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const cli = require(path.join(__dirname, 'cli.js')) as { runHookCommand: (argv: string[], io: HookCommandIO, opts?: { raw?: string; socketTried?: boolean }) => Promise<number> };
+  const cli = require(path.join(__dirname, 'hookCold.js')) as { runHookCommand: (argv: string[], io: HookCommandIO, opts?: { raw?: string; socketTried?: boolean }) => Promise<number> };
   let output = '';
-  const code = await cli.runHookCommand(argv, { stdin: process.stdin, out: (s) => { output += s + '\n'; }, env: process.env }, { raw, socketTried: true });
+  const code = await cli.runHookCommand(argv, { stdin: process.stdin, out: (s) => { output += s + '\n'; }, env: process.env }, { raw: raw ?? '', socketTried: true });
   exitAfter(output, code);
 }
 

@@ -64,6 +64,16 @@ export class HookState {
     }
   }
 
+  /** The model an agent named for a session (SessionStart's `model`; Copilot's transcripts name none). */
+  sessionModel(agent: HookAgent, session: string, model?: string): string | undefined {
+    const file = this.cursorFile(agent === 'claude-code' ? 'claude' : 'copilot', session).replace(/\.json$/, '.model');
+    if (model) {
+      try { atomicWrite(file, model.slice(0, 200)); } catch { /* the turn is recorded without it */ }
+      return model;
+    }
+    try { return readFileSync(file, 'utf8') || undefined; } catch { return undefined; }
+  }
+
   /** True the first time this (session, event, text) is claimed; false for a second hook answering it. */
   claimAnswer(session: string, event: string, text: string): boolean {
     const dir = this.ensure('answered');

@@ -2,6 +2,7 @@
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
 import { benchGate } from './gate';
+import { benchHook } from './hook';
 import { benchLocomo } from './locomo';
 import { benchRecall } from './recall';
 import { benchScale } from './scale';
@@ -37,6 +38,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'the whole story at --items N (default 10k): import, derive, recall + search on the same questions, reopen, fresh process; bytes written, RSS peak/steady',
     default: false,
     run: benchScale,
+  },
+  hook: {
+    summary: 'agent hook latency spawn → answer (dist/hook.js): via the running extension\'s socket and cold, p50/p95 at 10k/100k items',
+    default: false,
+    run: benchHook,
   },
   locomo: {
     summary: 'LoCoMo evidence retrieval: engine vs plain BM25 (lunr) vs vector-only, recall_any/all@1,5,10 per category',

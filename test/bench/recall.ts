@@ -15,7 +15,7 @@ import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harn
 
 interface Sample { sessions: { turns: { speaker: string; text: string }[] }[]; qa: { question: string }[] }
 
-function corpus(file: string): { texts: string[]; questions: string[] } {
+export function corpus(file: string): { texts: string[]; questions: string[] } {
   const data = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
   const texts: string[] = [];
   const questions: string[] = [];
@@ -30,7 +30,7 @@ function corpus(file: string): { texts: string[]; questions: string[] } {
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
 
-async function fill(engine: MemoryEngine, n: number, texts: string[], t0: number, log: (s: string) => void): Promise<number> {
+export async function fill(engine: MemoryEngine, n: number, texts: string[], t0: number, log: (s: string) => void): Promise<number> {
   const started = performance.now();
   const CHUNK = 5_000;
   for (let i = 0; i < n; i += CHUNK) {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
 const VSCODE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]vscode['"]/;
-const BOUNDED = ['src/engine', 'src/protocol', 'src/server'];
+const BOUNDED = ['src/engine', 'src/protocol', 'src/server', 'src/hooks'];
 
 function findRoot(dir: string): string {
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'src'))) {

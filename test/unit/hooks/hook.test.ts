@@ -104,6 +104,8 @@ describe('vscode-memory hook (agent hooks contract, child process)', function ()
       const transcript = path.join(dir, 'transcript.jsonl');
       copyFileSync(path.join(FIXTURES, fixture), transcript);
       const stop = { timestamp: '2026-11-30T10:02:00.000Z', hook_event_name: 'Stop', session_id: 'sess-3', transcript_path: transcript, cwd: workspace, stop_hook_active: false };
+      // SessionStart names the model (Copilot's transcripts do not; Claude Code's do, and win).
+      assert.equal(hook({ hook_event_name: 'SessionStart', session_id: 'sess-3', transcript_path: transcript, cwd: workspace, source: 'new', model: 'gpt-4.1' }, ['--agent', agent]).code, 0);
       for (let i = 0; i < 2; i++) {
         const r = hook(stop, ['--agent', agent]);
         assert.equal(r.code, 0);
@@ -116,7 +118,8 @@ describe('vscode-memory hook (agent hooks contract, child process)', function ()
       assert.ok(items.every((i) => i.project === project));
       const all = (await rawItems()).map((i) => i.text).join('\n');
       assert.doesNotMatch(all, /TOOLOUTPUTMARKER|SIDECHAINMARKER|The user states a fact|command-name/);
-      if (agent === 'claude-code') assert.equal(items[1]!.model, 'claude-sonnet-4-5-20250929');
+      assert.equal(items[1]!.model, agent === 'claude-code' ? 'claude-sonnet-4-5-20250929' : 'gpt-4.1');
+      assert.equal(items[1]!.provider, agent === 'claude-code' ? 'anthropic' : 'copilot');
 
       // The agent rewrites its transcript (compaction re-serialises it) and adds a turn: only the new turn is saved.
       const rewritten = readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify(JSON.parse(l), null, 0)).join('\n') + '\n';
