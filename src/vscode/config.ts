@@ -187,11 +187,12 @@ export class ProjectScope implements vscode.Disposable {
     const pending: NonNullable<ProjectStatus['pending']> = {};
     let project: string | undefined;
     let source: ProjectStatus['source'] = 'none';
-    if (wsId && (wsId === derived || assoc.ids?.includes(wsId))) { project = wsId; source = 'workspace'; } else if (wsId) pending.projectId = wsId;
+    // The derived id, the user's own id or one confirmed here: nothing to ask.
+    if (wsId && (wsId === derived || wsId === userId || assoc.ids?.includes(wsId))) { project = wsId; source = 'workspace'; } else if (wsId) pending.projectId = wsId;
     if (!project && userId) { project = userId; source = 'user'; }
     if (!project && derived) { project = derived; source = 'derived'; }
     let projectType: string | undefined;
-    if (wsType && assoc.types?.includes(wsType)) projectType = wsType;
+    if (wsType && (wsType === userType || assoc.types?.includes(wsType))) projectType = wsType;
     else if (wsType) pending.projectType = wsType;
     if (!projectType && userType) projectType = userType;
     const out: ProjectStatus = { project, projectType, source, restricted };

@@ -42,7 +42,8 @@ const steps = [
   // Node 24 + code-server into .tools/ once (a no-op when present), timed on its own line.
   { name: 'tools', cmd: node, args: [join(ROOT, 'test/tools/installTools.mjs')], gate: true },
   { name: 'integration', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build'], mocha: true },
-  { name: 'integration (Restricted Mode)', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build', '--restricted'], mocha: true },
+  // The same runner with workspace trust on: the *.restricted.test.ts files in Restricted Mode.
+  { name: 'restricted', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build', '--restricted'], mocha: true },
   // Last: the production build for the .vsix replaces dist/ and empties out/.
   { name: 'vsix', cmd: node, args: [join(ROOT, 'test/tools/vsixCheck.mjs')], check: true },
 ];
