@@ -28,6 +28,8 @@ import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from '.
 import { gate } from './write/poisonGate';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
+/** Store meta key: the recovery (R-STORE-3) the user was last told about. */
+const RECOVERY_NOTICE_KEY = 'notice.recovery';
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
 /** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
@@ -214,6 +216,29 @@ export class MemoryEngine extends Disposable {
     const have = new Set((opts.have ?? []).map(norm));
     const turns = await recentTurns(this.vaultDir, { limit: limit + have.size, conversation, maxDays: opts.maxDays ?? 7 });
     return turns.filter((t) => t.text.trim() && !have.has(norm(t.text))).slice(-limit);
+  }
+
+  /**
+   * One sentence for the user when the store was repaired at open (R-STORE-3: a corrupt snapshot moved aside and
+   * rebuilt from the journal and the vault, a bad journal moved aside, a torn tail cut, records skipped) — once:
+   * the store remembers that it was told (every window shares it), so the next call and the next open say nothing.
+   */
+  async takeRecoveryNotice(): Promise<string | null> {
+    this.ensureOpen();
+    const r = this.store.openReport;
+    const repaired = r.snapshotMovedAside !== null || r.journalMovedAside !== null || r.tornBytes > 0 || r.failedRecords > 0;
+    if (!repaired) return null;
+    const key = `${r.snapshotMovedAside ?? ''}|${r.journalMovedAside ?? ''}|${r.seq}|${r.tornBytes}|${r.failedRecords}`;
+    if (this.store.meta.get(RECOVERY_NOTICE_KEY) === key) return null;
+    await this.store.transaction((tx) => tx.meta.set(RECOVERY_NOTICE_KEY, key));
+    const parts: string[] = [];
+    if (r.snapshotMovedAside) parts.push(`its database snapshot was unreadable and was moved aside to ${r.snapshotMovedAside}; it was rebuilt from the journal and the vault`);
+    if (r.journalMovedAside) parts.push(`its journal was unreadable and was moved aside to ${r.journalMovedAside}`);
+    if (r.tornBytes > 0) parts.push(`an incomplete last write (${r.tornBytes} bytes) was cut off`);
+    if (r.failedRecords > 0) parts.push(`${r.failedRecords} journal record(s) could not be applied and were skipped`);
+    const tail = r.needsReindex ? ' Some rows may be missing: the vault is being re-indexed (or run "Memory: Rebuild Index").' : '';
+    this.logger.warn('store.recovery_announced', { snapshotMovedAside: r.snapshotMovedAside !== null, journalMovedAside: r.journalMovedAside !== null, failedRecords: r.failedRecords });
+    return `Memory repaired its store at start: ${parts.join('; ')}.${tail}`;
   }
 
   /** Resolves once every daily-log append started so far is on disk. */

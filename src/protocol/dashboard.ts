@@ -66,6 +66,8 @@ export interface EngineCard {
   recallBudgetChars: number;
   /** ok / warn / critical, rating `footprint.memoryBytes` against the two thresholds (R-MAINT-3). */
   health: string;
+  /** Messages the save filter skipped, by rule (R-WRITE-2): length_floor, dedup, echo, … */
+  skips: Record<string, number>;
   /** What memory itself holds (bytes): RAM by part, and the store folder on disk. */
   footprint: {
     memoryBytes: number; databaseBytes: number; keywordIndexBytes: number; vectorIndexBytes: number; cacheBytes: number;

@@ -198,6 +198,11 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
       : el('p', { class: 'muted' }, 'No episodic items yet.')));
 }
 
+function skipsText(skips: Record<string, number>): string {
+  const rows = Object.entries(skips).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return rows.length ? `${rows.reduce((n, [, v]) => n + v, 0)} messages (${rows.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'none';
+}
+
 function fmtBytes(n: number): string {
   if (n >= 1048576) return `${(n / 1048576).toFixed(1)} MB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
@@ -219,6 +224,7 @@ function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {
     ['Capture thinking', on(e.captureThinking)],
     ['Include secrets', on(e.includeSecrets)],
     ['Recall budget', `${e.recallBudgetChars} chars`],
+    ['Save filter skipped', skipsText(e.skips)],
     ['Health', `${e.health} (warning at ${fmtBytes(e.footprint.warnBytes)}, critical at ${fmtBytes(e.footprint.critBytes)} in RAM)`],
     ['Memory in RAM', `${fmtBytes(e.footprint.memoryBytes)} — what health rates: the parts below`],
     ['Database (sql.js heap and in-memory file)', fmtBytes(e.footprint.databaseBytes)],

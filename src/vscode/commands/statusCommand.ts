@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
-import { formatBytes } from '../../engine/maintain/health';
+import { describeSkips, formatBytes } from '../../engine/maintain/health';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 
@@ -77,7 +77,8 @@ export function statusLine(s: StatusFigures): string {
   const h = s.card?.health;
   const health = h ? ` · health ${h.level} (${formatBytes(h.footprint.memoryBytes)} in RAM, ${formatBytes(h.footprint.diskBytes)} on disk)` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}`;
+  const skipped = s.card ? ` · save filter skipped ${describeSkips(s.card.skips)}` : '';
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}`;
 }
 
 export function registerStatusCommand(

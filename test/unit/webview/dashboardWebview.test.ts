@@ -32,7 +32,7 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
   getEngine: {
     enabled: true, embedder: 'hash-256', embedderModel: 'off', embedderReason: 'configured', summariesWithVector: '1 of 1', factsWithVector: '4 of 5',
     vectorLastRun: null, vectorPartitions: 1, rawRecord: true, captureToolResults: false, captureThinking: false, includeSecrets: false,
-    recallBudgetChars: 2400, health: 'ok',
+    recallBudgetChars: 2400, health: 'ok', skips: { length_floor: 3, echo: 1 },
     footprint: { memoryBytes: 17_000_000, databaseBytes: 16_777_216, keywordIndexBytes: 150_000, vectorIndexBytes: 40_000, cacheBytes: 32_000, diskBytes: 90_000, warnBytes: 268435456, critBytes: 536870912 },
   },
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
@@ -113,6 +113,8 @@ describe('The dashboard webview in headless Chromium', function () {
     assert.equal(await page.textContent('#count-promote .value'), '0');
     assert.match((await page.textContent('#consolidation-note'))!, /not built yet/);
     assert.match((await page.textContent('#engine-card'))!, /Facts with a vector4 of 5/);
+    assert.match((await page.textContent('#engine-card'))!, /Save filter skipped4 messages \(length_floor 3, echo 1\)/);
+    assert.match((await page.textContent('#engine-card'))!, /Memory in RAM16\.2 MB/);
     assert.equal(await page.locator('svg.histogram rect.bar').count(), 10);
   });
 
