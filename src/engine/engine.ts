@@ -19,13 +19,14 @@ import { RecallIndex, type IndexedItem } from './recall/recallIndex';
 import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
-import { kindOfId, NOTE_KINDS, type NoteKind } from './types';
+import { kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
 import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
+import { nextWorkingState, workingId, workingStateOf, workingText } from './write/working';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
 /** Store meta key: the recovery (R-STORE-3) the user was last told about. */
@@ -241,7 +242,7 @@ export class MemoryEngine extends Disposable {
     return `Memory repaired its store at start: ${parts.join('; ')}.${tail}`;
   }
 
-  /** Resolves once every daily-log append started so far is on disk. */
+  /** Resolves once every daily-log append and working-block update started so far is on disk. */
   async whenLogsWritten(): Promise<void> { await Promise.all([...this.pendingLogs]); }
 
   /** Resolves once the vault reconciliation started at open has finished. */
@@ -269,7 +270,42 @@ export class MemoryEngine extends Disposable {
     );
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
+    // The working block, also detached: the turn is acknowledged once its own rows are on disk.
+    const work = this.updateWorking(t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
+    this.pendingLogs.add(work);
+    void work.finally(() => this.pendingLogs.delete(work));
     return res;
+  }
+
+  /**
+   * Working memory (R-MEM-1): the conversation's one block `wk:<conversation>`, updated deterministically from
+   * the turn as saved (task, decisions, open questions, files), through the poison gate; it expires
+   * `memory.working.ttlHours` after the last turn (consolidation archives it then).
+   */
+  private async updateWorking(t: TurnInput, res: TurnResult): Promise<void> {
+    const ttlMs = Math.max(0, this.settingsValue.workingTtlHours) * 3_600_000;
+    if (!ttlMs) return;
+    const id = workingId(t.conversation);
+    const prev = this.store.items.get(id);
+    const alive = prev && prev.archivedAt === null && prev.trust !== 'quarantined';
+    const state = nextWorkingState(alive ? workingStateOf(prev.meta) : null, {
+      title: t.title, user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant,
+    });
+    const text = workingText(state);
+    const verdict = gate(text);
+    if (verdict.verdict === 'reject') {
+      this.logger.warn('gate.reject', { kind: 'working', detector: verdict.detector ?? '' });
+      return;
+    }
+    const now = t.at ?? this.clock.now();
+    const userTrust = t.trust ?? 'owner';
+    await this.store.transaction((tx) => tx.items.put({
+      id, kind: 'working', created: alive ? prev.created : now, updated: now, text, title: state.task, summary: state.task,
+      conversation: t.conversation, project: t.project ?? prev?.project ?? null, projectType: t.projectType ?? prev?.projectType ?? null,
+      trust: leastTrusted([userTrust], 'derived'), untrusted: verdict.verdict === 'untrusted' || (alive ? prev.untrusted : false),
+      accessCount: alive ? prev.accessCount : 0, lastAccessed: alive ? prev.lastAccessed : null,
+      expiresAt: now + ttlMs, entryPath: t.entryPath ?? null, meta: { working: state },
+    }));
   }
 
   /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
@@ -341,6 +377,9 @@ export class MemoryEngine extends Disposable {
       const srcs = this.store.itemSources.sourcesOf(d);
       return srcs.length === 1 && srcs[0] === id;
     });
+    // The conversation's working block quotes its turns: it goes too (the next turn starts a new one).
+    if (item.kind === 'raw' && item.conversation && this.store.items.get(workingId(item.conversation))) derived.push(workingId(item.conversation));
+    await this.whenLogsWritten();
     const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
     const match = this.logMatchOf(item);
     const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
@@ -364,6 +403,7 @@ export class MemoryEngine extends Disposable {
    * audit row records ids and counts only.
    */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
+    await this.whenLogsWritten(); // a detached log append or working-block update of this turn lands first
     const plan = await this.forgetPreview(id);
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
@@ -432,7 +472,7 @@ export class MemoryEngine extends Disposable {
     try {
       this.syncIndex();
       const res = await this.recaller.recall(req);
-      this.noteAccess(res.hits.map((h) => h.id));
+      this.noteAccess([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
       return res;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
