@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
+import { DashboardData } from '../../src/engine/maintain/dashboardData';
 import { parseDailyLog } from '../../src/engine/vault/dailyLog';
 import { localDay } from '../../src/engine/vault/vaultLayout';
 import type { MemoryExtensionApi } from '../../src/extension';
@@ -176,5 +177,26 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     assert.match(r.markdown, /echo \d+/, 'the echo turns above were counted');
     const shown = await vscode.commands.executeCommand<{ card?: { skips: Record<string, number> } }>('memory.showStatus');
     assert.ok((shown.card?.skips.echo ?? 0) >= 1);
+  });
+
+  it('keeps a working block for the chat, recalls it first in the next turn, and lists it in the dashboard\'s Working tab', async () => {
+    const first = await chatTurn('@memory we decided to rename the orbit service to satellite; the code is in src/orbit/server.ts. Which tests cover it?', { newChat: true });
+    await engine.whenLogsWritten();
+    const id = `wk:${first.conversation}`;
+    const wk = engine.store.items.get(id);
+    assert.ok(wk, 'the first turn made the working block');
+    assert.match(wk.text ?? '', /^Task: we decided to rename the orbit service/);
+    assert.match(wk.text ?? '', /Files: src\/orbit\/server\.ts/);
+    const from = server.chats.length;
+    const second = await chatTurn('@memory and what should I do next?');
+    assert.equal(second.conversation, first.conversation);
+    assert.ok(second.recalled.includes(id), 'the block was recalled');
+    const sent = server.chats.slice(from).filter((r) => !isCapture(r)).at(-1)!;
+    const block = /<memory-context>[\s\S]*?<\/memory-context>/.exec(textOf(sent))?.[0] ?? '';
+    assert.match(block, new RegExp(`## Working memory \\[${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\]\\nTask: we decided to rename the orbit service`));
+    assert.ok(block.indexOf('## Working memory') < (block.indexOf('## Recalled') < 0 ? Infinity : block.indexOf('## Recalled')), 'recalled first');
+    // The dashboard's Working tab lists it.
+    const rows = new DashboardData(engine, () => ({ includeSecrets: false })).working().rows;
+    assert.ok(rows.some((r) => r.id === id), 'the Working tab lists the block');
   });
 });
