@@ -551,6 +551,59 @@ export class MemoryEngine extends Disposable {
     return reviewQueue(this.store, this.clock.now(), { includeSecrets: this.settingsValue.recallIncludeSecrets, ...opts });
   }
 
+  /**
+   * Review queue "keep" (R-MAINT-2): pins the item (a note's file gets `pinned: true` from the caller, which
+   * owns the vault file) and resets its decay (last use = now); the entry leaves the queue.
+   */
+  async reviewKeep(id: string): Promise<void> {
+    this.ensureOpen();
+    const it = this.store.items.get(id);
+    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    const now = this.clock.now();
+    await this.store.transaction((tx) => tx.items.patch(id, {
+      pinned: true, lastAccessed: now, salience: null, meta: { ...it.meta, reviewKept: now },
+    }));
+  }
+
+  /**
+   * Review queue "promote now": the item becomes a vault note at once, without a model — its summary (or first
+   * line) and text, through the poison gate (a reject writes nothing: E_REFUSED; untrusted text is tagged) —
+   * and the item is archived with `promotedTo`, as consolidation does. Returns the note's id and path.
+   */
+  async promoteNow(id: string): Promise<{ id: string; path: string }> {
+    this.ensureOpen();
+    const it = this.store.items.get(id);
+    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    if (it.kind === 'note') throw new MemoryError('E_BAD_INPUT', 'this memory is already a vault note');
+    if (it.trust === 'quarantined' || it.archivedAt !== null) throw new MemoryError('E_REFUSED', 'a quarantined or archived memory is not promoted');
+    const text = (it.kind === 'raw' ? this.writer.textOf(it) : it.text ?? it.summary ?? '').trim();
+    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to promote: the memory has no text');
+    const verdict = gate(text);
+    if (verdict.verdict === 'reject') {
+      this.logger.warn('gate.reject', { kind: 'promote', detector: verdict.detector ?? '' });
+      throw new MemoryError('E_REFUSED', 'not promoted: the text reads as an instruction to the assistant (poison gate)');
+    }
+    const firstLine = (it.summary ?? text.split('\n').find((l) => l.trim()) ?? id).replace(/\s+/g, ' ').trim();
+    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
+    const now = this.clock.now();
+    const folder = it.project ? projectDir(it.project) : VAULT_DIRS.semantic;
+    const frontmatter: Record<string, unknown> = {
+      kind: it.project ? 'project' : 'reference', summary, origin: { by: 'review', from: id }, created: new Date(now).toISOString(),
+    };
+    if (it.project) frontmatter.project = it.project;
+    const tags = [...it.tags, ...(verdict.verdict === 'untrusted' ? ['untrusted'] : [])];
+    if (tags.length) frontmatter.tags = [...new Set(tags)];
+    const written = await writeNote(this.vaultDir, `${folder}/${noteFileSlug(summary)}.md`, { frontmatter, body: text + '\n' }, { mask: true });
+    const noteId = await this.vault.syncFile(written.relPath);
+    if (!noteId) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
+    await this.store.transaction((tx) => tx.items.patch(id, {
+      archivedAt: now, originalId: it.originalId ?? id, meta: { ...it.meta, archivedReason: 'promoted', promotedTo: noteId },
+    }));
+    await this.index.embedPending();
+    this.logger.info('review.promoted', { id, to: noteId });
+    return { id: noteId, path: written.path };
+  }
+
   /** When the last consolidation ran (ms), shared by every window through the store; null: never. */
   lastConsolidation(): number | null {
     const v = Number(this.store.meta.get('consolidation.lastRun'));

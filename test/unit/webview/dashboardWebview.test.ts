@@ -37,6 +37,11 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
   },
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
   getQuarantines: [],
+  getReview: [
+    { id: 'fa:near', reason: 'near-threshold', title: 'Node version: 22 LTS', detail: 'near demotion (0.07; archived below 0.05)' },
+    { id: 'vt:semantic/odd.md', reason: 'untrusted-note', title: 'An odd note', detail: 'flagged untrusted' },
+  ],
+  reviewAction: { id: 'fa:near', action: 'keep', done: true, message: 'Kept fa:near: pinned, its decay reset; it left the queue.' },
 };
 
 /** The page the stub and bundle run in: the host's shell plus the stub and a nonce-less inline script. */
@@ -135,6 +140,28 @@ describe('The dashboard webview in headless Chromium', function () {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Home');
     assert.equal(await page.getAttribute('#tab-overview', 'aria-selected'), 'true');
+  });
+
+  it('runs review actions from the keyboard as typed requests and shows the host\'s answer', async () => {
+    await page.focus('#tab-overview');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#panel-review td', { hasText: 'Node version: 22 LTS' }).waitFor();
+    // Every entry has Keep, Edit, Forget…; Promote now only where it is not a note already.
+    assert.equal(await page.locator('#panel-review button.review-keep').count(), 2);
+    assert.equal(await page.locator('#panel-review button.review-promote').count(), 1);
+    assert.equal(await page.getAttribute('#panel-review button.review-forget >> nth=0', 'aria-label'), 'Forget… fa:near');
+    await page.focus('#panel-review button.review-keep >> nth=0');
+    await page.keyboard.press('Enter');
+    await page.locator('#review-status', { hasText: 'Kept fa:near' }).waitFor();
+    const sent = await page.evaluate(() => (window as unknown as { __posted: { type: string; method?: string; params?: unknown }[] }).__posted
+      .filter((m) => m.method === 'reviewAction').map((m) => m.params));
+    assert.deepEqual(sent, [{ id: 'fa:near', action: 'keep' }]);
+    await page.focus('#panel-review button.review-promote');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (window as unknown as { __posted: { method?: string }[] }).__posted.filter((m) => m.method === 'reviewAction').length === 2);
+    const last = await page.evaluate(() => (window as unknown as { __posted: { method?: string; params?: unknown }[] }).__posted.filter((m) => m.method === 'reviewAction').at(-1)!.params);
+    assert.deepEqual(last, { id: 'fa:near', action: 'promote' });
   });
 
   it('shows an injected <img onerror> title as literal text and never runs it', async () => {
