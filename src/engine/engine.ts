@@ -19,7 +19,7 @@ import { RecallIndex, type IndexedItem } from './recall/recallIndex';
 import type { Item } from './store/repositories';
 import { Store, type OpenReport } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
-import { ID_PREFIXES_TEXT, kindOfId, NOTE_KINDS, type NoteKind } from './types';
+import { ID_PREFIXES_TEXT, kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
 import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
 import { writeNote } from './vault/noteWriter';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
@@ -27,8 +27,11 @@ import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { gate } from './write/poisonGate';
+import { nextWorkingState, workingId, workingStateOf, workingText } from './write/working';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
+/** Store meta key: the recovery (R-STORE-3) the user was last told about. */
+const RECOVERY_NOTICE_KEY = 'notice.recovery';
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
 /** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
@@ -217,7 +220,30 @@ export class MemoryEngine extends Disposable {
     return turns.filter((t) => t.text.trim() && !have.has(norm(t.text))).slice(-limit);
   }
 
-  /** Resolves once every daily-log append started so far is on disk. */
+  /**
+   * One sentence for the user when the store was repaired at open (R-STORE-3: a corrupt snapshot moved aside and
+   * rebuilt from the journal and the vault, a bad journal moved aside, a torn tail cut, records skipped) — once:
+   * the store remembers that it was told (every window shares it), so the next call and the next open say nothing.
+   */
+  async takeRecoveryNotice(): Promise<string | null> {
+    this.ensureOpen();
+    const r = this.store.openReport;
+    const repaired = r.snapshotMovedAside !== null || r.journalMovedAside !== null || r.tornBytes > 0 || r.failedRecords > 0;
+    if (!repaired) return null;
+    const key = `${r.snapshotMovedAside ?? ''}|${r.journalMovedAside ?? ''}|${r.seq}|${r.tornBytes}|${r.failedRecords}`;
+    if (this.store.meta.get(RECOVERY_NOTICE_KEY) === key) return null;
+    await this.store.transaction((tx) => tx.meta.set(RECOVERY_NOTICE_KEY, key));
+    const parts: string[] = [];
+    if (r.snapshotMovedAside) parts.push(`its database snapshot was unreadable and was moved aside to ${r.snapshotMovedAside}; it was rebuilt from the journal and the vault`);
+    if (r.journalMovedAside) parts.push(`its journal was unreadable and was moved aside to ${r.journalMovedAside}`);
+    if (r.tornBytes > 0) parts.push(`an incomplete last write (${r.tornBytes} bytes) was cut off`);
+    if (r.failedRecords > 0) parts.push(`${r.failedRecords} journal record(s) could not be applied and were skipped`);
+    const tail = r.needsReindex ? ' Some rows may be missing: the vault is being re-indexed (or run "Memory: Rebuild Index").' : '';
+    this.logger.warn('store.recovery_announced', { snapshotMovedAside: r.snapshotMovedAside !== null, journalMovedAside: r.journalMovedAside !== null, failedRecords: r.failedRecords });
+    return `Memory repaired its store at start: ${parts.join('; ')}.${tail}`;
+  }
+
+  /** Resolves once every daily-log append and working-block update started so far is on disk. */
   async whenLogsWritten(): Promise<void> { await Promise.all([...this.pendingLogs]); }
 
   /** Resolves once the vault reconciliation started at open has finished. */
@@ -245,7 +271,42 @@ export class MemoryEngine extends Disposable {
     );
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
+    // The working block, also detached: the turn is acknowledged once its own rows are on disk.
+    const work = this.updateWorking(t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
+    this.pendingLogs.add(work);
+    void work.finally(() => this.pendingLogs.delete(work));
     return res;
+  }
+
+  /**
+   * Working memory (R-MEM-1): the conversation's one block `wk:<conversation>`, updated deterministically from
+   * the turn as saved (task, decisions, open questions, files), through the poison gate; it expires
+   * `memory.working.ttlHours` after the last turn (consolidation archives it then).
+   */
+  private async updateWorking(t: TurnInput, res: TurnResult): Promise<void> {
+    const ttlMs = Math.max(0, this.settingsValue.workingTtlHours) * 3_600_000;
+    if (!ttlMs) return;
+    const id = workingId(t.conversation);
+    const prev = this.store.items.get(id);
+    const alive = prev && prev.archivedAt === null && prev.trust !== 'quarantined';
+    const state = nextWorkingState(alive ? workingStateOf(prev.meta) : null, {
+      title: t.title, user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant,
+    });
+    const text = workingText(state);
+    const verdict = gate(text);
+    if (verdict.verdict === 'reject') {
+      this.logger.warn('gate.reject', { kind: 'working', detector: verdict.detector ?? '' });
+      return;
+    }
+    const now = t.at ?? this.clock.now();
+    const userTrust = t.trust ?? 'owner';
+    await this.store.transaction((tx) => tx.items.put({
+      id, kind: 'working', created: alive ? prev.created : now, updated: now, text, title: state.task, summary: state.task,
+      conversation: t.conversation, project: t.project ?? prev?.project ?? null, projectType: t.projectType ?? prev?.projectType ?? null,
+      trust: leastTrusted([userTrust], 'derived'), untrusted: verdict.verdict === 'untrusted' || (alive ? prev.untrusted : false),
+      accessCount: alive ? prev.accessCount : 0, lastAccessed: alive ? prev.lastAccessed : null,
+      expiresAt: now + ttlMs, entryPath: t.entryPath ?? null, meta: { working: state },
+    }));
   }
 
   /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
@@ -332,6 +393,9 @@ export class MemoryEngine extends Disposable {
       const srcs = this.store.itemSources.sourcesOf(d);
       return srcs.length === 1 && srcs[0] === id;
     });
+    // The conversation's working block quotes its turns: it goes too (the next turn starts a new one).
+    if (item.kind === 'raw' && item.conversation && this.store.items.get(workingId(item.conversation))) derived.push(workingId(item.conversation));
+    await this.whenLogsWritten();
     const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
     const match = this.logMatchOf(item);
     const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
@@ -355,6 +419,7 @@ export class MemoryEngine extends Disposable {
    * audit row records ids and counts only.
    */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
+    await this.whenLogsWritten(); // a detached log append or working-block update of this turn lands first
     const plan = await this.forgetPreview(id);
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
@@ -423,7 +488,7 @@ export class MemoryEngine extends Disposable {
     try {
       this.syncIndex();
       const res = await this.recaller.recall(req);
-      this.noteAccess(res.hits.map((h) => h.id));
+      this.noteAccess([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
       return res;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
@@ -500,6 +565,59 @@ export class MemoryEngine extends Disposable {
   reviewQueue(opts: ReviewOptions = {}): ReviewEntry[] {
     this.ensureOpen();
     return reviewQueue(this.store, this.clock.now(), { includeSecrets: this.settingsValue.recallIncludeSecrets, ...opts });
+  }
+
+  /**
+   * Review queue "keep" (R-MAINT-2): pins the item (a note's file gets `pinned: true` from the caller, which
+   * owns the vault file) and resets its decay (last use = now); the entry leaves the queue.
+   */
+  async reviewKeep(id: string): Promise<void> {
+    this.ensureOpen();
+    const it = this.store.items.get(id);
+    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    const now = this.clock.now();
+    await this.store.transaction((tx) => tx.items.patch(id, {
+      pinned: true, lastAccessed: now, salience: null, meta: { ...it.meta, reviewKept: now },
+    }));
+  }
+
+  /**
+   * Review queue "promote now": the item becomes a vault note at once, without a model — its summary (or first
+   * line) and text, through the poison gate (a reject writes nothing: E_REFUSED; untrusted text is tagged) —
+   * and the item is archived with `promotedTo`, as consolidation does. Returns the note's id and path.
+   */
+  async promoteNow(id: string): Promise<{ id: string; path: string }> {
+    this.ensureOpen();
+    const it = this.store.items.get(id);
+    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    if (it.kind === 'note') throw new MemoryError('E_BAD_INPUT', 'this memory is already a vault note');
+    if (it.trust === 'quarantined' || it.archivedAt !== null) throw new MemoryError('E_REFUSED', 'a quarantined or archived memory is not promoted');
+    const text = (it.kind === 'raw' ? this.writer.textOf(it) : it.text ?? it.summary ?? '').trim();
+    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to promote: the memory has no text');
+    const verdict = gate(text);
+    if (verdict.verdict === 'reject') {
+      this.logger.warn('gate.reject', { kind: 'promote', detector: verdict.detector ?? '' });
+      throw new MemoryError('E_REFUSED', 'not promoted: the text reads as an instruction to the assistant (poison gate)');
+    }
+    const firstLine = (it.summary ?? text.split('\n').find((l) => l.trim()) ?? id).replace(/\s+/g, ' ').trim();
+    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
+    const now = this.clock.now();
+    const folder = it.project ? projectDir(it.project) : VAULT_DIRS.semantic;
+    const frontmatter: Record<string, unknown> = {
+      kind: it.project ? 'project' : 'reference', summary, origin: { by: 'review', from: id }, created: new Date(now).toISOString(),
+    };
+    if (it.project) frontmatter.project = it.project;
+    const tags = [...it.tags, ...(verdict.verdict === 'untrusted' ? ['untrusted'] : [])];
+    if (tags.length) frontmatter.tags = [...new Set(tags)];
+    const written = await writeNote(this.vaultDir, `${folder}/${noteFileSlug(summary)}.md`, { frontmatter, body: text + '\n' }, { mask: true });
+    const noteId = await this.vault.syncFile(written.relPath);
+    if (!noteId) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
+    await this.store.transaction((tx) => tx.items.patch(id, {
+      archivedAt: now, originalId: it.originalId ?? id, meta: { ...it.meta, archivedReason: 'promoted', promotedTo: noteId },
+    }));
+    await this.index.embedPending();
+    this.logger.info('review.promoted', { id, to: noteId });
+    return { id: noteId, path: written.path };
   }
 
   /** When the last consolidation ran (ms), shared by every window through the store; null: never. */

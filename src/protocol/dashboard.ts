@@ -66,6 +66,8 @@ export interface EngineCard {
   recallBudgetChars: number;
   /** ok / warn / critical, rating `footprint.memoryBytes` against the two thresholds (R-MAINT-3). */
   health: string;
+  /** Messages the save filter skipped, by rule (R-WRITE-2): length_floor, dedup, echo, … */
+  skips: Record<string, number>;
   /** What memory itself holds (bytes): RAM by part, and the store folder on disk. */
   footprint: {
     memoryBytes: number; databaseBytes: number; keywordIndexBytes: number; vectorIndexBytes: number; cacheBytes: number;
@@ -111,6 +113,21 @@ export interface GraphData {
 
 export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
 
+/** What the review queue can do with an entry (R-MAINT-2): the engine does the work, the table refreshes. */
+export type ReviewAction = 'keep' | 'edit' | 'forget' | 'promote';
+export const REVIEW_ACTIONS: readonly ReviewAction[] = ['keep', 'edit', 'forget', 'promote'];
+
+export interface ReviewActionResult {
+  id: string;
+  action: ReviewAction;
+  /** false: nothing changed (the user did not confirm the forget). */
+  done: boolean;
+  /** One sentence for the table's status line (ids only, no memory text). */
+  message: string;
+  /** The note created or opened (edit, promote). */
+  noteId?: string;
+}
+
 export interface QuarantineRowView { id: string; created: number; provider: string | null; model: string | null; status: string; reason: string | null; counts: Record<string, number>; items: number }
 
 /** Request name → [params, result]. The single source of both sides' types. */
@@ -127,6 +144,7 @@ export interface DashboardApi {
   getTags: [Record<string, never>, { tag: string; count: number }[]];
   getReview: [Record<string, never>, ReviewEntry[]];
   getQuarantines: [Record<string, never>, QuarantineRowView[]];
+  reviewAction: [{ id: string; action: ReviewAction }, ReviewActionResult];
 }
 
 export type DashboardMethod = keyof DashboardApi;
@@ -145,7 +163,7 @@ export type DashboardToWebview = { type: 'init'; version: 1 } | { type: 'changed
 
 export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'getOverview', 'getEngine', 'getWorking', 'getEpisodic', 'getItem', 'getNotes', 'getNote', 'getArchive', 'getGraph', 'getTags',
-  'getReview', 'getQuarantines',
+  'getReview', 'getQuarantines', 'reviewAction',
 ];
 
 /** Narrows an untrusted message from the webview; anything else is refused (and logged by the host). */

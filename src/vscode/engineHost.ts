@@ -103,6 +103,11 @@ export class EngineHost implements vscode.Disposable {
       this.failure = undefined;
       this.shownCode = undefined;
       logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
+      // R-STORE-3: a repaired store is announced once (the store remembers it was told, across windows).
+      void engine.takeRecoveryNotice().then(
+        (notice) => { if (notice) void vscode.window.showWarningMessage(notice); },
+        (e) => logger.warn('engine.recovery_notice_failed', { code: codeOf(e) }),
+      );
       this.opened.fire(engine);
       this.stateChanged.fire({ state: 'open', engine });
       return engine;

@@ -91,6 +91,43 @@ describe('The dashboard in VS Code', () => {
     }
   });
 
+  it('acts on the review queue: keep and promote change the store, edit opens the note', async () => {
+    const engine = await api.engine();
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard()!;
+    // The conversation above superseded "Node version: 20 LTS": that fact waits in the queue.
+    const superseded = engine.reviewQueue().find((e) => e.reason === 'invalidated-conflict');
+    assert.ok(superseded, 'a superseded fact is in the review queue');
+    let nextId = 9000;
+    const act = async (id: string, action: 'keep' | 'edit' | 'promote') => {
+      const reqId = nextId++;
+      const answered = until(panel.onDidPost, () => {
+        const m = panel.lastMessage as { type: string; id?: number; ok?: boolean; result?: { done: boolean; message: string; noteId?: string }; error?: { message: string } } | undefined;
+        return m?.type === 'response' && m.id === reqId ? m : undefined;
+      }, `the ${action} answer`, 30_000);
+      // Exactly the message the webview's button posts.
+      await panel.receive({ type: 'request', id: reqId, method: 'reviewAction', params: { id, action } });
+      const r = await answered;
+      assert.equal(r.ok, true, r.error?.message);
+      return r.result!;
+    };
+    const kept = await act(superseded.id, 'keep');
+    assert.equal(kept.done, true);
+    assert.equal(engine.store.items.get(superseded.id)!.pinned, true);
+    assert.ok(!engine.reviewQueue().some((e) => e.id === superseded.id), 'kept: it left the queue');
+
+    const raw = (await engine.recordTurn({ conversation: 'review-demo', user: 'The release checklist lives in the wiki under Engineering / Releases / Checklist.', assistant: 'Noted, the checklist is in the wiki.' })).ids[0]!;
+    const promoted = await act(raw, 'promote');
+    assert.match(promoted.noteId ?? '', /^vt:semantic\/.+\.md$/);
+    assert.ok(engine.store.items.get(promoted.noteId!), 'the note is in the store');
+    assert.ok(engine.store.items.get(raw)!.archivedAt !== null, 'the item was archived');
+
+    const edited = await act(promoted.noteId!, 'edit');
+    assert.equal(edited.noteId, promoted.noteId);
+    assert.ok(vscode.window.activeTextEditor?.document.uri.fsPath.endsWith(promoted.noteId!.slice(3)), 'the note is open for editing');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('is what a click on the status bar item opens', () => {
     const command = api.statusBar.item.command;
     assert.equal(typeof command === 'string' ? command : command?.command, OPEN_DASHBOARD_COMMAND);

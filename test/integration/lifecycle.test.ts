@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
+import { DashboardData } from '../../src/engine/maintain/dashboardData';
 import { parseDailyLog } from '../../src/engine/vault/dailyLog';
 import { localDay } from '../../src/engine/vault/vaultLayout';
 import type { MemoryExtensionApi } from '../../src/extension';
@@ -23,6 +24,12 @@ function answer(req: RecordedRequest): Reply {
   if (req.url.endsWith('/models')) return { json: { data: [{ id: 'echo-model' }] } };
   const streamed = (text: string): Reply => ({ sse: sseOf([textChunk(text.slice(0, 40)), textChunk(text.slice(40), 'stop')]) });
   if (isCapture(req)) return streamed(JSON.stringify({ notes: [] }));
+  const msgs = (req.body?.messages ?? []) as { role: string; content?: unknown }[];
+  const hasToolResult = msgs.some((m) => m.role === 'tool');
+  if (/look it up in memory/.test(textOf(req)) && !hasToolResult) {
+    return { sse: sseOf([{ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_l0', type: 'function', function: { name: 'memory_search', arguments: '{"query":"zanzibar cluster"}' } }] }, finish_reason: 'tool_calls' }] }]) };
+  }
+  if (hasToolResult) return streamed('The memory search answered; the zanzibar cluster details are in memory as recalled above, nothing else to add.');
   return streamed(textOf(req));
 }
 
@@ -142,5 +149,54 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     assert.equal(texts[at + 1], 'Noted: lighthouse now deploys to eu-north-1.');
     assert.equal(texts.filter((x) => x.includes('first turn of a conversation')).length >= 1, true);
     assert.equal(texts.filter((x) => x === 'first turn of a conversation that another window continues').length, 1, 'a turn VS Code already carries is not repeated');
+  });
+
+  it('records the participant\'s own tool calls and results when memory.l0.captureToolResults is on, and only then', async () => {
+    const roles = (ev: TurnRecordedEvent) => engine.store.items.getMany(ev.saved?.ids ?? []).map((it) => it.role);
+    const off = await chatTurn('@memory please look it up in memory: what runs the zanzibar cluster?', { newChat: true });
+    assert.ok(!roles(off).includes('tool'), `switch off: no tool result kept (${roles(off).join(',')})`);
+    const applied = new Promise<void>((resolve) => {
+      const sub = vscode.workspace.onDidChangeConfiguration(() => { if (api.settings().l0CaptureToolResults) { sub.dispose(); resolve(); } });
+    });
+    await cfg().update('l0.captureToolResults', true, vscode.ConfigurationTarget.Global);
+    await applied;
+    try {
+      const on = await chatTurn('@memory please look it up in memory once more: what runs the zanzibar cluster?', { newChat: true });
+      const tool = engine.store.items.getMany(on.saved?.ids ?? []).find((it) => it.role === 'tool');
+      assert.ok(tool, `switch on: the tool call is in the raw record (${roles(on).join(',')})`);
+      assert.match(engine.writer.textOf(tool), /^memory_search\(\{"query":"zanzibar cluster"\}\)\n/);
+      assert.equal(tool.meta.tool, 'memory_search');
+    } finally {
+      await cfg().update('l0.captureToolResults', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('/status and Show Status give the save filter\'s skip counts', async () => {
+    const r = await ask('@memory /status', { newChat: true, model: ECHO });
+    assert.match(r.markdown, /Save filter skipped: (none|\d+ \((\w+ \d+(, )?)+\))/);
+    assert.match(r.markdown, /echo \d+/, 'the echo turns above were counted');
+    const shown = await vscode.commands.executeCommand<{ card?: { skips: Record<string, number> } }>('memory.showStatus');
+    assert.ok((shown.card?.skips.echo ?? 0) >= 1);
+  });
+
+  it('keeps a working block for the chat, recalls it first in the next turn, and lists it in the dashboard\'s Working tab', async () => {
+    const first = await chatTurn('@memory we decided to rename the orbit service to satellite; the code is in src/orbit/server.ts. Which tests cover it?', { newChat: true });
+    await engine.whenLogsWritten();
+    const id = `wk:${first.conversation}`;
+    const wk = engine.store.items.get(id);
+    assert.ok(wk, 'the first turn made the working block');
+    assert.match(wk.text ?? '', /^Task: we decided to rename the orbit service/);
+    assert.match(wk.text ?? '', /Files: src\/orbit\/server\.ts/);
+    const from = server.chats.length;
+    const second = await chatTurn('@memory and what should I do next?');
+    assert.equal(second.conversation, first.conversation);
+    assert.ok(second.recalled.includes(id), 'the block was recalled');
+    const sent = server.chats.slice(from).filter((r) => !isCapture(r)).at(-1)!;
+    const block = /<memory-context>[\s\S]*?<\/memory-context>/.exec(textOf(sent))?.[0] ?? '';
+    assert.match(block, new RegExp(`## Working memory \\[${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\]\\nTask: we decided to rename the orbit service`));
+    assert.ok(block.indexOf('## Working memory') < (block.indexOf('## Recalled') < 0 ? Infinity : block.indexOf('## Recalled')), 'recalled first');
+    // The dashboard's Working tab lists it.
+    const rows = new DashboardData(engine, () => ({ includeSecrets: false })).working().rows;
+    assert.ok(rows.some((r) => r.id === id), 'the Working tab lists the block');
   });
 });

@@ -4,7 +4,8 @@
 // CSS variables only (main.css).
 import './main.css';
 import {
-  type DashboardApi, type DashboardMethod, type DashboardToHost, type DashboardToWebview, type ItemRow, type Page,
+  REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardToHost, type DashboardToWebview, type ItemRow, type Page,
+  type ReviewAction, type ReviewEntry,
 } from '../../src/protocol/dashboard';
 import { append, clear, el, fmtDate, fmtNum, svg, type Child } from './dom';
 import { renderGraph } from './graph';
@@ -198,6 +199,11 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
       : el('p', { class: 'muted' }, 'No episodic items yet.')));
 }
 
+function skipsText(skips: Record<string, number>): string {
+  const rows = Object.entries(skips).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return rows.length ? `${rows.reduce((n, [, v]) => n + v, 0)} messages (${rows.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'none';
+}
+
 function fmtBytes(n: number): string {
   if (n >= 1048576) return `${(n / 1048576).toFixed(1)} MB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
@@ -219,6 +225,7 @@ function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {
     ['Capture thinking', on(e.captureThinking)],
     ['Include secrets', on(e.includeSecrets)],
     ['Recall budget', `${e.recallBudgetChars} chars`],
+    ['Save filter skipped', skipsText(e.skips)],
     ['Health', `${e.health} (warning at ${fmtBytes(e.footprint.warnBytes)}, critical at ${fmtBytes(e.footprint.critBytes)} in RAM)`],
     ['Memory in RAM', `${fmtBytes(e.footprint.memoryBytes)} — what health rates: the parts below`],
     ['Database (sql.js heap and in-memory file)', fmtBytes(e.footprint.databaseBytes)],
@@ -320,13 +327,32 @@ async function renderTags(panel: HTMLElement): Promise<void> {
     : el('p', { class: 'muted' }, 'No tags yet.'));
 }
 
-async function renderReview(panel: HTMLElement): Promise<void> {
+async function renderReview(panel: HTMLElement, status = ''): Promise<void> {
   const list = await request('getReview', {});
   const label = { 'near-threshold': 'Near a threshold', 'invalidated-conflict': 'Superseded fact', 'untrusted-note': 'Untrusted note' } as const;
+  const names: Record<ReviewAction, string> = { keep: 'Keep', edit: 'Edit', forget: 'Forget…', promote: 'Promote now' };
+  const line = el('p', { class: 'muted', id: 'review-status', role: 'status', 'aria-live': 'polite' }, status);
+  // Real buttons: Tab reaches each, Enter or Space runs it; the host does the work and the table is redrawn.
+  const act = async (id: string, action: ReviewAction) => {
+    line.textContent = `${names[action]}: ${id}…`;
+    try {
+      const r = await request('reviewAction', { id, action });
+      await renderReview(panel, r.message);
+      panel.querySelector<HTMLElement>('#review-status')?.focus();
+      api.postMessage({ type: 'rendered', tab: 'review' });
+    } catch (e) {
+      line.textContent = (e as Error).message;
+    }
+  };
+  const actions = (r: ReviewEntry) => el('span', { class: 'actions' }, ...REVIEW_ACTIONS
+    .filter((a) => !(a === 'promote' && r.id.startsWith('vt:')))
+    .map((a) => el('button', { type: 'button', class: `review-${a}`, 'data-id': r.id, 'aria-label': `${names[a]} ${r.id}`, onclick: () => void act(r.id, a) }, names[a])));
   replace(panel,
-    el('p', { class: 'muted' }, 'Items near a promotion or demotion threshold (once consolidation exists), facts replaced by a conflicting one, and notes flagged untrusted.'),
-    list.length ? table(['Reason', 'Id', 'Title', 'Detail'], list.map((r) => [label[r.reason], el('code', {}, r.id), r.title, r.detail]))
+    el('p', { class: 'muted' }, 'Items near a promotion or demotion threshold, facts replaced by a conflicting one, and notes flagged untrusted. Keep pins an item and resets its decay; Edit opens it as a vault note; Forget asks first; Promote now makes it a vault note.'),
+    line,
+    list.length ? table(['Reason', 'Id', 'Title', 'Detail', 'Actions'], list.map((r) => [label[r.reason], el('code', {}, r.id), r.title, r.detail, actions(r)]))
       : el('p', {}, 'Nothing to review.'));
+  line.tabIndex = -1;
 }
 
 async function renderQuarantine(panel: HTMLElement): Promise<void> {

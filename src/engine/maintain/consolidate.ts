@@ -361,7 +361,9 @@ export interface ReviewOptions {
 export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {}): ReviewEntry[] {
   const th = { ...CONSOLIDATION_THRESHOLDS, ...(opts.thresholds ?? {}) };
   const limit = Number.isInteger(opts.limit) && opts.limit! > 0 ? opts.limit! : 200;
-  const visible = (it: Item) => it.trust !== 'quarantined' && (!it.secret || opts.includeSecrets === true) && it.archivedAt === null;
+  // An entry the user kept (review "keep") has been reviewed: it leaves the queue.
+  const visible = (it: Item) => it.trust !== 'quarantined' && (!it.secret || opts.includeSecrets === true) && it.archivedAt === null
+    && typeof it.meta.reviewKept !== 'number';
   const title = (it: Item) => {
     const t = (it.summary ?? it.title ?? it.text ?? it.path ?? it.id).replace(/\s+/g, ' ').trim();
     return t.length > 200 ? t.slice(0, 199) + '…' : t;

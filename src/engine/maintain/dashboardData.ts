@@ -159,6 +159,7 @@ export class DashboardData {
       vectorPartitions: s.vectors.partitions, rawRecord: s.rawRecord.enabled, captureToolResults: s.switches.captureToolResults,
       captureThinking: s.switches.captureThinking, includeSecrets: s.switches.includeSecrets, recallBudgetChars: s.recallBudgetChars,
       health: s.health.level,
+      skips: s.skips,
       footprint: {
         memoryBytes: s.health.footprint.memoryBytes, databaseBytes: s.health.footprint.databaseBytes, keywordIndexBytes: s.health.footprint.keywordIndexBytes,
         vectorIndexBytes: s.health.footprint.vectorIndexBytes, cacheBytes: s.health.footprint.cacheBytes, diskBytes: s.health.footprint.diskBytes,

@@ -62,6 +62,13 @@ function mb(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
+/** The save filter's skips (R-WRITE-2) as one phrase: "12 (length_floor 9, dedup 2, echo 1)" or "none". */
+export function describeSkips(skips: Record<string, number>): string {
+  const rows = Object.entries(skips).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (!rows.length) return 'none';
+  return `${rows.reduce((n, [, v]) => n + v, 0)} (${rows.map(([k, v]) => `${k} ${v}`).join(', ')})`;
+}
+
 /** 1.2 MB, 340 KB, 12 bytes — for the cards. */
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

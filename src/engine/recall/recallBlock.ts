@@ -49,6 +49,8 @@ export interface BlockHit {
 export interface RecallBlockInput {
   now: number;
   timeZone: string;
+  /** This conversation's working-memory block (R-MEM-1): shown first. */
+  working?: { id: string; text: string };
   longterm?: string;
   /** Durable index, in the caller's order (project summary, recent task summaries …). */
   index: readonly IndexEntry[];
@@ -69,6 +71,7 @@ export interface RecallBlock {
 }
 
 const LONGTERM_SHARE = 0.25; // the long-term file may take at most a quarter of the block
+const WORKING_SHARE = 0.25; // so may the conversation's working block
 const HIT_LINE_MAX = 280; // chars of hit text on one line (R-RECALL-4 passage length)
 const SUMMARY_MAX = 200;
 
@@ -79,7 +82,8 @@ export function buildRecallBlock(input: RecallBlockInput): RecallBlock {
   const budget = Math.floor(input.budgetChars);
   if (!(budget > 0)) return empty;
   const longterm = neutraliseRoleTags((input.longterm ?? '').trim());
-  if (!longterm && input.index.length === 0 && input.hits.length === 0) return { ...empty, omittedNotes: 0 };
+  const working = input.working && input.working.text.trim() ? { id: input.working.id, text: neutraliseRoleTags(input.working.text.trim()) } : undefined;
+  if (!working && !longterm && input.index.length === 0 && input.hits.length === 0) return { ...empty, omittedNotes: 0 };
 
   const head = [
     BLOCK_OPEN,
@@ -103,6 +107,13 @@ export function buildRecallBlock(input: RecallBlockInput): RecallBlock {
     room -= s.length + 1;
     return true;
   };
+
+  if (working) {
+    // Recalled first: what this conversation is doing now (at most a quarter of the block, whole lines).
+    const header = `## Working memory [${oneLine(working.id, 200)}]\n`;
+    const body = clip(working.text, Math.min(Math.floor(budget * WORKING_SHARE), room - 1) - header.length);
+    if (body && add(header + body)) itemIds.push(working.id);
+  }
 
   if (longterm) {
     const cap = Math.floor(budget * LONGTERM_SHARE);

@@ -179,7 +179,9 @@ export class Recaller {
         trust: this.index.trustOf(c.docId), sameConversation: this.index.conversationIs(c.docId, rc.conversation),
         sameProject: this.index.projectIs(c.docId, rc.scope.project),
       }),
-    })).filter((x) => x.score > 0);
+    })).filter((x) => x.score > 0
+      // Another conversation's working block is its scratch state, never a hit here (R-MEM-1).
+      && (this.index.kindOf(x.c.docId) !== 'working' || this.index.conversationIs(x.c.docId, rc.conversation)));
     scored.sort((a, b) => b.score - a.score);
     const hits: SearchHit[] = [];
     const seenNotes = new Set<string>();
@@ -236,12 +238,25 @@ export class Recaller {
         fullTexts.push({ id: h.id, text: ex.text });
       } catch { /* the hit line stays */ }
     }
+    const working = this.workingBlock(req.conversation);
+    if (working) hits = hits.filter((h) => h.id !== working.id); // shown as its own section, first
     const block = buildRecallBlock({
-      now: this.clock.now(), timeZone: this.clock.timeZone(), longterm, index, hits, fullTexts, canUseTools, budgetChars: budget,
+      now: this.clock.now(), timeZone: this.clock.timeZone(), working, longterm, index, hits,
+      fullTexts, canUseTools, budgetChars: budget,
     });
     if (!block.text && !reason) reason = budget <= 0 ? 'no_budget' : 'nothing_fits';
     if (reason) this.logger.info('recall.empty_or_partial', { reason, hits: hits.length });
     return { block: block.text, items: block.itemIds, hits, reason: block.text ? undefined : reason };
+  }
+
+  /** This conversation's live working block (R-MEM-1), if any: not expired, archived, quarantined or untrusted. */
+  private workingBlock(conversation: string | undefined): { id: string; text: string } | undefined {
+    if (!conversation) return undefined;
+    const it = this.store.items.get(`wk:${conversation}`);
+    const now = this.clock.now();
+    if (!it || it.kind !== 'working' || it.archivedAt !== null || it.trust === 'quarantined' || it.untrusted) return undefined;
+    if (it.expiresAt !== null && it.expiresAt <= now) return undefined;
+    return it.text ? { id: it.id, text: it.text } : undefined;
   }
 
   /** Durable index lines: notes in scope (user, feedback first), pinned summaries, recent task summaries. */

@@ -12,7 +12,7 @@ import type { Logger } from '../../engine/host';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
 import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
-import type { TurnResult } from '../../engine/write/turnWriter';
+import type { ToolResultInput, TurnResult } from '../../engine/write/turnWriter';
 import { maskOrWithhold } from '../../engine/write/mask';
 import { isLocalBridgeModel, LOCAL_VENDOR } from '../bridge/localModelProvider';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
@@ -149,6 +149,25 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
   return { messages, recall, block, withheld, resumedMessages: resumed.length };
 }
 
+/** What a model run produced besides the answer (for the raw record's L0 switches). */
+export interface ModelRunExtras {
+  toolResults: ToolResultInput[];
+  thinking: string;
+}
+
+/**
+ * The text of a thinking part (VS Code's LanguageModelThinkingPart, not in the stable typings: the runtime's
+ * class when it has one, else recognised by name; its `value` is a string or string[]); '' for any other part.
+ */
+export function thinkingText(part: unknown): string {
+  if (!part || typeof part !== 'object') return '';
+  const cls = (vscode as unknown as Record<string, unknown>).LanguageModelThinkingPart;
+  const isThinking = typeof cls === 'function' ? part instanceof (cls as new () => object) : /Thinking/.test((part as object).constructor?.name ?? '');
+  if (!isThinking) return '';
+  const v = (part as { value?: unknown }).value;
+  return typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('') : '';
+}
+
 /** The texts of the chat history VS Code passed (requests and our responses). */
 function historyTexts(history: vscode.ChatContext['history']): string[] {
   const out: string[] = [];
@@ -250,8 +269,11 @@ export class MemoryParticipant implements vscode.Disposable {
         resumed: prompt?.resumedMessages ?? 0,
       });
       let answer = '';
+      let extras: ModelRunExtras = { toolResults: [], thinking: '' };
       try {
-        answer = await this.runModel(model, messages, tools, request.toolInvocationToken, stream, token);
+        const run = await this.runModel(model, messages, tools, request.toolInvocationToken, stream, token);
+        answer = run.answer;
+        extras = run;
       } catch (e) {
         if (e instanceof vscode.LanguageModelError) {
           this.deps.logger.warn('participant.model_error', { code: e.code });
@@ -267,7 +289,7 @@ export class MemoryParticipant implements vscode.Disposable {
       engine?.healthMonitor.onTurn();
       const notice = engine?.healthMonitor.notice();
       if (notice) stream.markdown(`\n\n> ${notice}`);
-      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '');
+      if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '', extras);
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
       return { metadata: { conversation, recalled, ...(topic ? { topic } : {}) } satisfies TurnMetadata };
     } finally {
@@ -275,10 +297,16 @@ export class MemoryParticipant implements vscode.Disposable {
     }
   }
 
-  /** Streams the model's answer; runs our drill-down tools when it calls them. Returns the final visible text. */
+  /**
+   * Streams the model's answer; runs our drill-down tools when it calls them. Returns the final visible text,
+   * plus the tool calls with their results and any thinking the model streamed — kept in the raw record only
+   * when `memory.l0.captureToolResults` / `captureThinking` are on (the engine checks the switches).
+   */
   private async runModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[],
-    toolToken: vscode.ChatParticipantToolToken, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<string> {
+    toolToken: vscode.ChatParticipantToolToken, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ModelRunExtras & { answer: string }> {
     let answer = '';
+    const toolResults: ToolResultInput[] = [];
+    let thinking = '';
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const res = await model.sendRequest(messages, { tools: tools.length ? tools : undefined, justification: 'Memory answers with what it recalls.' }, token);
       const calls: vscode.LanguageModelToolCallPart[] = [];
@@ -288,9 +316,10 @@ export class MemoryParticipant implements vscode.Disposable {
           text += part.value;
           stream.markdown(part.value);
         } else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+        else thinking += thinkingText(part);
       }
       answer += text;
-      if (calls.length === 0 || token.isCancellationRequested) return answer;
+      if (calls.length === 0 || token.isCancellationRequested) return { answer, toolResults, thinking };
       messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
       const results: vscode.LanguageModelToolResultPart[] = [];
       for (const call of calls) {
@@ -307,18 +336,19 @@ export class MemoryParticipant implements vscode.Disposable {
           }
         }
         results.push(new vscode.LanguageModelToolResultPart(call.callId, content));
+        toolResults.push({ name: call.name, args: call.input, result: content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('') });
       }
       messages.push(vscode.LanguageModelChatMessage.User(results));
       if (text && !text.endsWith('\n')) { stream.markdown('\n\n'); answer += '\n\n'; }
     }
     this.deps.logger.warn('participant.tool_rounds_exhausted', { rounds: MAX_TOOL_ROUNDS });
     stream.markdown('\n\n_(Memory stopped the model after too many tool calls.)_');
-    return answer;
+    return { answer, toolResults, thinking };
   }
 
   /** R-WRITE-1 and R-WRITE-6, off the answer's path: the user message and the final reply only. */
   private saveDetached(engine: MemoryEngine, request: vscode.ChatRequest, conversation: string, project: ProjectContext, answer: string, context: vscode.ChatContext,
-    recalled: string[], block: string): void {
+    recalled: string[], block: string, extras: ModelRunExtras): void {
     const requests = context.history.filter((t): t is vscode.ChatRequestTurn => t instanceof vscode.ChatRequestTurn);
     const title = (requests[0]?.prompt ?? request.prompt).slice(0, 120);
     const settings = this.deps.settings();
@@ -330,6 +360,7 @@ export class MemoryParticipant implements vscode.Disposable {
           provider: request.model.vendor, model: request.model.id, trust: 'owner', entryPath: 'participant',
           // The preamble is stripped too: a reply repeating its prompt is not new memory.
           recall: { block: `${STABLE_PREAMBLE}\n${block}`, ids: recalled },
+          toolResults: extras.toolResults, thinking: extras.thinking || undefined,
         });
         // Capture reads the reply as saved: without the recall block and its fragments (no echo).
         const reply = ev.saved.saved?.assistant ?? answer;

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
-import { describeHealth } from '../../engine/maintain/health';
+import { describeHealth, describeSkips } from '../../engine/maintain/health';
 import type { EngineSettings } from '../../engine/settings';
 import { collectStatusFigures } from '../commands/statusCommand';
 import type { ProjectContext } from '../config';
@@ -73,6 +73,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
         `- Raw record ${f.rawRecord ? 'on' : 'off'} · capture tool results ${f.captureToolResults ? 'on' : 'off'} · capture thinking ${f.captureThinking ? 'on' : 'off'} · include secrets ${f.includeSecrets ? 'on' : 'off'}`,
         `- Recall budget ${f.recallBudgetChars} chars`,
         card ? `- Health: ${describeHealth(card.health)}` : '',
+        card ? `- Save filter skipped: ${describeSkips(card.skips)}` : '',
         f.error ? `- Problem: \`${f.error}\`` : '',
       ].filter(Boolean);
       c.stream.markdown(lines.join('\n'));

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
-import { formatBytes } from '../../engine/maintain/health';
+import { describeSkips, formatBytes } from '../../engine/maintain/health';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
@@ -85,8 +85,9 @@ export function statusLine(s: StatusFigures): string {
   const h = s.card?.health;
   const health = h ? ` · health ${h.level} (${formatBytes(h.footprint.memoryBytes)} in RAM, ${formatBytes(h.footprint.diskBytes)} on disk)` : '';
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
+  const skipped = s.card ? ` · save filter skipped ${describeSkips(s.card.skips)}` : '';
   const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${agents}${trust}`;
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}${agents}${trust}`;
 }
 
 /** One sentence each for Restricted Mode and a workspace-provided project awaiting confirmation (issue #12). */

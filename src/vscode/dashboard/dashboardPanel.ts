@@ -2,15 +2,21 @@
 // it shows (typed requests from src/protocol/dashboard.ts), and the host answers from DashboardData.
 // Invariants: strict CSP with a fresh nonce per page, resources only from dist/webview, quarantined
 // items only as counts, secret items only with memory.recall.includeSecrets, no memory text in logs.
+// The review queue's actions (keep, edit, forget, promote) are typed requests too; a forget always asks
+// in a modal first (the webview cannot skip it).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { MemoryEngine } from '../../engine/engine';
-import { errorCode } from '../../engine/errors';
+import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
+import { errorCode, MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { DashboardData } from '../../engine/maintain/dashboardData';
 import type { EngineSettings } from '../../engine/settings';
+import { kindOfId } from '../../engine/types';
 import {
-  isDashboardToHost, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
+  isDashboardToHost, REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
+  type ReviewAction, type ReviewActionResult,
 } from '../../protocol/dashboard';
+import { setPinned } from '../commands/vaultCommands';
 import type { EngineHost } from '../engineHost';
 import { dashboardHtml, makeNonce } from './dashboardHtml';
 
@@ -137,7 +143,54 @@ export class DashboardPanel implements vscode.Disposable {
       case 'getTags': return data.tags();
       case 'getReview': return data.review();
       case 'getQuarantines': return data.quarantines();
+      case 'reviewAction': return this.reviewAction(engine, p);
     }
+  }
+
+  /** Review queue actions (R-MAINT-2), typed requests from the webview; the engine does the work. */
+  private async reviewAction(engine: MemoryEngine, p: Record<string, unknown>): Promise<ReviewActionResult> {
+    const id = typeof p.id === 'string' ? p.id : '';
+    const action = p.action as ReviewAction;
+    if (!id || !kindOfId(id)) throw new MemoryError('E_BAD_ID', 'unknown memory id');
+    if (!REVIEW_ACTIONS.includes(action)) throw new MemoryError('E_BAD_INPUT', 'unknown review action');
+    const item = engine.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    this.deps.logger.info('dashboard.review_action', { action, id });
+    switch (action) {
+      case 'keep': {
+        if (item.kind === 'note' && item.path) {
+          await setPinned(engine.vaultDir, item.path, true);
+          await engine.vault.syncFile(item.path);
+        }
+        await engine.reviewKeep(id);
+        return { id, action, done: true, message: `Kept ${id}: pinned, its decay reset; it left the queue.` };
+      }
+      case 'promote': {
+        const note = await engine.promoteNow(id);
+        return { id, action, done: true, message: `Promoted ${id} to the vault note ${note.id}.`, noteId: note.id };
+      }
+      case 'edit': {
+        // A note opens as itself; any other memory becomes a vault note first (promote), then opens for editing.
+        const note = item.kind === 'note' && item.path ? { id, path: path.join(engine.vaultDir, ...item.path.split('/')) } : await engine.promoteNow(id);
+        await vscode.window.showTextDocument(vscode.Uri.file(note.path), { preview: false });
+        return { id, action, done: true, message: note.id === id ? `Opened ${id} for editing.` : `${id} is now the vault note ${note.id}, opened for editing.`, noteId: note.id };
+      }
+      case 'forget': {
+        // The confirmation lists every place the forget reaches; nothing changes without it.
+        const plan = await engine.forgetPreview(id);
+        const pick = await vscode.window.showWarningMessage(`Forget ${id}?`, {
+          modal: true, detail: `Removes:\n${describeForgetPlan(plan).map((l) => `• ${l}`).join('\n')}\n\nThis cannot be undone.`,
+        }, 'Forget');
+        if (pick !== 'Forget') return { id, action, done: false, message: `Nothing was forgotten (${id} is kept).` };
+        const r = await engine.forget(id, 'dashboard');
+        return { id, action, done: true, message: `Forgot ${id}${r.removed.length > 1 ? ` and ${r.removed.length - 1} derived item(s)` : ''}.` };
+      }
+    }
+  }
+
+  /** Handles one message exactly as if the webview had posted it (typed requests; tests drive actions through here). */
+  receive(m: unknown): Promise<void> {
+    return this.onMessage(m);
   }
 
   private async post(m: DashboardToWebview): Promise<void> {

@@ -38,11 +38,16 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
   getEngine: {
     enabled: true, embedder: 'hash-256', embedderModel: 'off', embedderReason: 'configured', summariesWithVector: '1 of 1', factsWithVector: '4 of 5',
     vectorLastRun: null, vectorPartitions: 1, rawRecord: true, captureToolResults: false, captureThinking: false, includeSecrets: false,
-    recallBudgetChars: 2400, health: 'ok',
+    recallBudgetChars: 2400, health: 'ok', skips: { length_floor: 3, echo: 1 },
     footprint: { memoryBytes: 17_000_000, databaseBytes: 16_777_216, keywordIndexBytes: 150_000, vectorIndexBytes: 40_000, cacheBytes: 32_000, diskBytes: 90_000, warnBytes: 268435456, critBytes: 536870912 },
   },
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
   getQuarantines: [],
+  getReview: [
+    { id: 'fa:near', reason: 'near-threshold', title: 'Node version: 22 LTS', detail: 'near demotion (0.07; archived below 0.05)' },
+    { id: 'vt:semantic/odd.md', reason: 'untrusted-note', title: 'An odd note', detail: 'flagged untrusted' },
+  ],
+  reviewAction: { id: 'fa:near', action: 'keep', done: true, message: 'Kept fa:near: pinned, its decay reset; it left the queue.' },
 };
 
 /** The page the stub and bundle run in: the host's shell plus the stub and a nonce-less inline script. */
@@ -121,6 +126,8 @@ describe('The dashboard webview in headless Chromium', function () {
     assert.equal(await page.textContent('#count-promote .value'), '0');
     assert.match((await page.textContent('#consolidation-note'))!, /not built yet/);
     assert.match((await page.textContent('#engine-card'))!, /Facts with a vector4 of 5/);
+    assert.match((await page.textContent('#engine-card'))!, /Save filter skipped4 messages \(length_floor 3, echo 1\)/);
+    assert.match((await page.textContent('#engine-card'))!, /Memory in RAM16\.2 MB/);
     assert.equal(await page.locator('svg.histogram rect.bar').count(), 10);
   });
 
@@ -141,6 +148,28 @@ describe('The dashboard webview in headless Chromium', function () {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Home');
     assert.equal(await page.getAttribute('#tab-overview', 'aria-selected'), 'true');
+  });
+
+  it('runs review actions from the keyboard as typed requests and shows the host\'s answer', async () => {
+    await page.focus('#tab-overview');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#panel-review td', { hasText: 'Node version: 22 LTS' }).waitFor();
+    // Every entry has Keep, Edit, Forget…; Promote now only where it is not a note already.
+    assert.equal(await page.locator('#panel-review button.review-keep').count(), 2);
+    assert.equal(await page.locator('#panel-review button.review-promote').count(), 1);
+    assert.equal(await page.getAttribute('#panel-review button.review-forget >> nth=0', 'aria-label'), 'Forget… fa:near');
+    await page.focus('#panel-review button.review-keep >> nth=0');
+    await page.keyboard.press('Enter');
+    await page.locator('#review-status', { hasText: 'Kept fa:near' }).waitFor();
+    const sent = await page.evaluate(() => (window as unknown as { __posted: { type: string; method?: string; params?: unknown }[] }).__posted
+      .filter((m) => m.method === 'reviewAction').map((m) => m.params));
+    assert.deepEqual(sent, [{ id: 'fa:near', action: 'keep' }]);
+    await page.focus('#panel-review button.review-promote');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (window as unknown as { __posted: { method?: string }[] }).__posted.filter((m) => m.method === 'reviewAction').length === 2);
+    const last = await page.evaluate(() => (window as unknown as { __posted: { method?: string; params?: unknown }[] }).__posted.filter((m) => m.method === 'reviewAction').at(-1)!.params);
+    assert.deepEqual(last, { id: 'fa:near', action: 'promote' });
   });
 
   it('shows an injected <img onerror> title as literal text and never runs it', async () => {

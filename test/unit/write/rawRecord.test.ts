@@ -145,6 +145,7 @@ describe('raw record (chunked, content-addressed)', () => {
 
   it('writes the raw record and the derivation of a flush as one journal record', async () => {
     await t.engine.recordTurn(turn({ user: 'Deployment notes for the payments team:\nregion: eu-central-1\nowner: Dana' }));
+    await t.engine.whenLogsWritten(); // the turn's working-block update is its own record, before the flush
     const before = t.engine.store.stats().seq;
     await t.engine.flush();
     assert.equal(t.engine.store.stats().seq, before + 1, 'one atomic record: a crash leaves all of it or none');
