@@ -278,6 +278,72 @@ export class ItemsRepo extends Repo {
     return Number(this.q.get(`SELECT count(*) AS n FROM items${where}`, params)?.n ?? 0);
   }
 
+  /**
+   * Counts of `kinds` by visibility state, computed inside SQLite (no row decoded): quarantined, secret
+   * (hidden unless `withSecrets`), archived, or shown; with how many are alive at `now` (not expired) and
+   * invalidated. The dashboard overview's counts at any store size.
+   */
+  stateCounts(kinds: ItemKind[], withSecrets: boolean, now: number): { kind: ItemKind; state: 'quarantined' | 'secret' | 'archived' | 'shown'; n: number; alive: number; invalidated: number }[] {
+    return this.q.all(
+      `SELECT kind, CASE WHEN trust = 'quarantined' THEN 'quarantined' WHEN secret = 1 AND ? = 0 THEN 'secret'
+         WHEN archived_at IS NOT NULL THEN 'archived' ELSE 'shown' END AS state, count(*) AS n,
+         SUM(CASE WHEN expires_at IS NULL OR expires_at > ? THEN 1 ELSE 0 END) AS alive,
+         SUM(CASE WHEN invalidated_at IS NOT NULL THEN 1 ELSE 0 END) AS invalidated
+       FROM items WHERE kind IN (${kinds.map(() => '?').join(', ')}) GROUP BY kind, state`,
+      [withSecrets ? 1 : 0, now, ...kinds],
+    ).map((r) => ({ kind: String(r.kind) as ItemKind, state: String(r.state) as 'shown', n: Number(r.n), alive: Number(r.alive ?? 0), invalidated: Number(r.invalidated ?? 0) }));
+  }
+
+  /**
+   * Score statistics of the matching items, score = stored salience, else importance: how many have each
+   * basis, min / max / sum, a histogram of `bins` equal bins over 0–1 (values outside go to the end bins), and
+   * how many are ≥ `promote` and (unpinned) < `demote` among those not invalidated. One pass inside SQLite.
+   */
+  scoreStats(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, bins: number, promote: number, demote: number): {
+    bySalience: number; byImportance: number; n: number; min: number | null; max: number | null; sum: number; histogram: number[]; readyToPromote: number; readyToDemote: number;
+  } {
+    const { where, params } = whereOf(filter, false);
+    const inner = `SELECT salience, importance, COALESCE(salience, importance) AS v, pinned, invalidated_at FROM items${where}`;
+    const a = this.q.get(
+      `SELECT count(salience) AS bySalience, SUM(CASE WHEN salience IS NULL AND importance IS NOT NULL THEN 1 ELSE 0 END) AS byImportance,
+         count(v) AS n, min(v) AS lo, max(v) AS hi, total(v) AS sum,
+         SUM(CASE WHEN invalidated_at IS NULL AND v >= ? THEN 1 ELSE 0 END) AS promote,
+         SUM(CASE WHEN invalidated_at IS NULL AND v < ? AND pinned = 0 THEN 1 ELSE 0 END) AS demote
+       FROM (${inner})`, [promote, demote, ...params]);
+    const histogram = new Array<number>(bins).fill(0);
+    for (const r of this.q.all(
+      `SELECT MIN(?, MAX(0, CAST(v * ? AS INTEGER) - (v * ? < CAST(v * ? AS INTEGER)))) AS bin, count(*) AS n FROM (${inner}) WHERE v IS NOT NULL GROUP BY bin`,
+      [bins - 1, bins, bins, bins, ...params],
+    )) histogram[Number(r.bin)] = Number(r.n);
+    return {
+      bySalience: Number(a?.bySalience ?? 0), byImportance: Number(a?.byImportance ?? 0), n: Number(a?.n ?? 0),
+      min: num(a?.lo), max: num(a?.hi), sum: Number(a?.sum ?? 0), histogram, readyToPromote: Number(a?.promote ?? 0), readyToDemote: Number(a?.demote ?? 0),
+    };
+  }
+
+  /** Matching items per value of `column` (NULL as `nullAs`), most first, then by value: at most `limit` groups. */
+  countBy(column: 'source_type' | 'kind' | 'project', filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, limit: number, nullAs = 'unknown'): { key: string; count: number }[] {
+    const { where, params } = whereOf(filter, false);
+    return this.q.all(`SELECT COALESCE(${column}, ?) AS k, count(*) AS n FROM items${where} GROUP BY k ORDER BY n DESC, k LIMIT ?`, [nullAs, ...params, limit])
+      .map((r) => ({ key: String(r.k), count: Number(r.n) }));
+  }
+
+  /** Tags of the matching items with how many carry each, most first, then by tag (json_each inside SQLite). */
+  tagCounts(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, limit: number): { tag: string; count: number }[] {
+    const { where, params } = whereOf(filter, false);
+    return this.q.all(
+      `SELECT t.value AS tag, count(*) AS n FROM (SELECT tags FROM items${where}) AS i, json_each(i.tags) AS t
+       WHERE t.type = 'text' GROUP BY t.value ORDER BY n DESC, tag LIMIT ?`, [...params, limit],
+    ).map((r) => ({ tag: String(r.tag), count: Number(r.n) }));
+  }
+
+  /** Id and kind of every matching item, built as one JSON row inside SQLite (no item decoded). */
+  idsAndKinds(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): { id: string; kind: ItemKind }[] {
+    const { where, params } = whereOf(filter, false);
+    const r = this.q.get(`SELECT json_group_array(json_array(id, kind)) AS j FROM items${where}`, params);
+    return jsonRows<[string, ItemKind]>(r?.j).map(([id, kind]) => ({ id, kind }));
+  }
+
   /** Id, path and file stamp of every item of `kind` (no text, tags or meta decoded): the vault's cheap re-sync input. */
   fileStamps(kind: ItemKind): FileStamp[] {
     // One JSON row built inside SQLite: ~5x faster than 10k getAsObject calls through sql.js (vault bench).
@@ -712,6 +778,9 @@ export class ConversationsRepo extends Repo {
   get(id: string): Conversation | undefined {
     const r = this.q.get('SELECT * FROM conversations WHERE id = ?', [id]);
     return r ? toConversation(r) : undefined;
+  }
+  count(): number {
+    return Number(this.q.get('SELECT count(*) AS n FROM conversations')?.n ?? 0);
   }
   list(opts: { project?: string; limit?: number } = {}): Conversation[] {
     const p: SqlParam[] = [];
