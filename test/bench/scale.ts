@@ -236,7 +236,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     const script = process.argv[1];
     let fresh: Record<string, unknown> = { error: 'no script to re-run' };
     if (script) {
-      const r = spawnSync(process.execPath, [script, 'bench', 'scale', '--items', String(n), '--json'], {
+      const r = spawnSync(process.execPath, [script, 'bench', 'scale', '--items', String(n), '--data', file, '--json'], {
         env: { ...process.env, MEMORY_BENCH_SCALE_CHILD: root }, encoding: 'utf8', maxBuffer: 16 << 20,
       });
       try {
