@@ -3,7 +3,7 @@
 // (unbundled) to out/ for mocha. Types are checked separately by `tsc --noEmit` (npm run typecheck).
 // Imported (not run) by the bundle test, which builds with the same plugins: see `bundlePlugins`.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -76,8 +76,10 @@ const common = {
 const nodeEntries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
-  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, metafile: true },
 ];
+// The benchmarks: their own bundle (lunr, the LoCoMo harness), never in the .vsix.
+const benchEntry = { entryPoints: ['test/bench/run.ts'], outfile: 'dist/bench.js' };
 const webview = {
   entryPoints: ['webview-ui/src/main.ts'], outfile: 'dist/webview/main.js', bundle: true,
   platform: 'browser', format: 'iife', target: 'es2022', minify: production, sourcemap: !production, logLevel: 'warning',
@@ -97,14 +99,17 @@ function copyAssets() {
 async function main() {
   // out/ is only wiped on request: several test runs may share it while one of them rebuilds.
   if (process.argv.includes('--clean')) rmSync(join(root, 'out'), { recursive: true, force: true });
-  const configs = [...nodeEntries.map((e) => ({ ...common, ...e })), webview, ...(production ? [] : [tests])];
+  const configs = [...nodeEntries.map((e) => ({ ...common, ...e })), webview, ...(production ? [] : [{ ...common, ...benchEntry }, tests])];
   if (watch) {
     copyAssets();
     for (const c of configs) await (await esbuild.context(c)).watch();
     console.log('[build] watching');
   } else {
-    await Promise.all(configs.map((c) => esbuild.build(c)));
+    const results = await Promise.all(configs.map((c) => esbuild.build(c)));
     copyAssets();
+    // What went into dist/cli.js (a test checks that no test code and no lunr did).
+    mkdirSync(join(root, 'dist', 'meta'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'meta', 'cli.json'), JSON.stringify(results[configs.findIndex((c) => c.outfile === 'dist/cli.js')].metafile));
   }
 }
 

@@ -34,8 +34,13 @@ export class MemoryError extends Error {
   }
 }
 
+/**
+ * True for a MemoryError — also one from another bundle of this code (the CLI loads the benchmarks'
+ * bundle, which has its own copy of the class), recognised by its name and `E_…` code.
+ */
 export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryError {
-  return e instanceof MemoryError && (code === undefined || e.code === code);
+  const structural = e instanceof Error && e.name === 'MemoryError' && /^E_[A-Z_]+$/.test(String((e as { code?: unknown }).code));
+  return (e instanceof MemoryError || structural) && (code === undefined || (e as MemoryError).code === code);
 }
 
 /** A short, text-free description of any thrown value, for logs. */

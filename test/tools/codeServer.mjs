@@ -1,8 +1,8 @@
 // Starts and stops code-server (VS Code 1.139 server + workbench) for integration tests, the
 // .vsix check and `npm start`. It runs under Node 24 in its own process group, because it forks
 // helpers that outlive SIGTERM; stopping kills the whole group. HOME/TMPDIR/XDG_* point at a
-// scratch folder so nothing leaks into the user's home. Flags: see "Tests in a real VS Code" in
-// README.md (the facts behind them are in the project's TESTING notes).
+// scratch folder so nothing leaks into the user's home. The set-up is described in the
+// "Develop" section of README.md.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, openSync, readFileSync, existsSync } from 'node:fs';

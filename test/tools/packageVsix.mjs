@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import { ROOT } from './installTools.mjs';
 
 export const VSIX = join(ROOT, 'dist-vsix', 'vscode-memory.vsix');
-const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//];
+const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//,
+  /^extension\/dist\/bench\.js$/, /^extension\/dist\/meta\//];
 const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
   'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs'];
 

@@ -1,0 +1,46 @@
+// The shipped CLI (dist/cli.js, also the .vsix's `bin`) carries no test code: the benchmarks and
+// lunr live in their own bundle (dist/bench.js), built beside it in a checkout and never shipped.
+// Checked on the real build's esbuild metafile and by running the real bundle without bench.js.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const DIST = path.join(ROOT, 'dist');
+
+describe('The shipped CLI bundle', () => {
+  it('contains no test code and no lunr (esbuild metafile of dist/cli.js)', () => {
+    const metaFile = path.join(DIST, 'meta', 'cli.json');
+    assert.ok(existsSync(metaFile), 'dist/meta/cli.json is missing: run `node build.mjs`');
+    const inputs = Object.keys((JSON.parse(readFileSync(metaFile, 'utf8')) as { inputs: Record<string, unknown> }).inputs);
+    assert.ok(inputs.some((i) => i === 'src/cli.ts'), 'the metafile is not the CLI bundle');
+    assert.deepEqual(inputs.filter((i) => i.startsWith('test/')), []);
+    assert.deepEqual(inputs.filter((i) => /node_modules\/lunr\//.test(i)), []);
+  });
+
+  it('answers `bench` with a usage error naming `npm run bench` when bench.js is not beside it', function () {
+    this.timeout(20_000);
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
+    try {
+      for (const f of ['cli.js', 'sql-wasm.wasm']) copyFileSync(path.join(DIST, f), path.join(dir, f));
+      const r = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'bench', 'store', '--json'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
+      assert.equal(r.status, 2, r.stderr);
+      const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
+      assert.equal(doc.error.code, 'E_USAGE');
+      assert.match(doc.error.message, /npm run bench/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs benchmarks through bench.js in a checkout, with the same error contract', function () {
+    this.timeout(20_000);
+    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'bench', 'no-such-benchmark', '--json'], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
+    assert.equal(doc.error.code, 'E_USAGE');
+    assert.match(doc.error.message, /unknown benchmark: no-such-benchmark \(known: .*store/);
+  });
+});
