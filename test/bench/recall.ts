@@ -14,7 +14,7 @@ import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import { loadCorpus, type Corpus } from './corpus';
 import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harness';
-import { RssSampler, timeQueries } from './scale';
+import { RssSampler, rerunArgs, timeQueries } from './scale';
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
@@ -69,10 +69,10 @@ async function reopenOnly(storeRoot: string, n: number, questions: string[]): Pr
   }
 }
 
-function freshProcessReopen(storeRoot: string, n: number): Record<string, unknown> {
+function freshProcessReopen(storeRoot: string, n: number, file: string): Record<string, unknown> {
   const script = process.argv[1];
   if (!script) return { error: 'no script to re-run' };
-  const r = spawnSync(process.execPath, [script, 'bench', 'recall', '--items', String(n), '--json'], {
+  const r = spawnSync(process.execPath, rerunArgs(script, 'recall', ['--items', String(n), '--data', file]), {
     env: { ...process.env, MEMORY_BENCH_REOPEN: storeRoot }, encoding: 'utf8', maxBuffer: 16 << 20,
   });
   try {
@@ -117,7 +117,7 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       const sameProcessRss = rssMb();
       await engine.close();
       const memory = sampler.stop();
-      const fresh = freshProcessReopen(dir, n);
+      const fresh = freshProcessReopen(dir, n, file);
       out[String(n)] = {
         items, fillSeconds: round(fillMs / 1000, 1), recall: recallMs, search: searchMs, rssMb: rss, rss: memory, memoryAfterFillMb,
         activation: { openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), rssMb: sameProcessRss },

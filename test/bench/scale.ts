@@ -21,6 +21,12 @@ const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 
+/** Arguments that run benchmark `name` again in a fresh process, whether this one is dist/bench.js or dist/cli.js. */
+export function rerunArgs(script: string, name: string, extra: string[]): string[] {
+  const direct = path.basename(script).startsWith('bench');
+  return direct ? [script, name, ...extra] : [script, 'bench', name, ...extra, '--json'];
+}
+
 /** Bytes this process caused to be written to storage (and passed to write()), or null off Linux. */
 export function ioBytes(): { writeBytes: number; wchar: number } | null {
   try {
@@ -236,7 +242,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     const script = process.argv[1];
     let fresh: Record<string, unknown> = { error: 'no script to re-run' };
     if (script) {
-      const r = spawnSync(process.execPath, [script, 'bench', 'scale', '--items', String(n), '--data', file, '--json'], {
+      const r = spawnSync(process.execPath, rerunArgs(script, 'scale', ['--items', String(n), '--data', file]), {
         env: { ...process.env, MEMORY_BENCH_SCALE_CHILD: root }, encoding: 'utf8', maxBuffer: 16 << 20,
       });
       try {
