@@ -86,35 +86,44 @@ export class DashboardData {
   overview(): Overview {
     const now = this.engine.clock.now();
     const withSecrets = this.opts().includeSecrets;
-    let working = 0, episodic = 0, facts = 0, invalidatedFacts = 0, vaultFiles = 0, archived = 0, quarantined = 0, secretHidden = 0;
-    for (const c of this.store.items.stateCounts(['working', 'note', ...EPISODIC_KINDS, 'doc', 'raw'], withSecrets, now)) {
-      if (c.state === 'quarantined') quarantined += c.n;
-      else if (c.state === 'secret') secretHidden += c.n;
-      else if (c.state === 'archived') archived += c.n;
-      else if (c.kind === 'working') working += c.alive;
-      else if (c.kind === 'note') vaultFiles += c.n;
-      else if (EPISODIC_KINDS.includes(c.kind)) {
-        episodic += c.n;
-        if (c.kind === 'fact') { facts += c.n; invalidatedFacts += c.invalidated; }
-      }
-    }
-    const shownEpisodic = { kind: EPISODIC_KINDS, archived: false, shown: this.shown() };
     const th = this.thresholds();
-    const sc = this.store.items.scoreStats(shownEpisodic, HISTOGRAM_BINS, th.promote, th.demote);
-    const histogram: HistogramBin[] = sc.histogram.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));
-    const basis = sc.n === 0 ? 'none' : sc.byImportance === 0 ? 'salience' : sc.bySalience === 0 ? 'importance' : 'mixed';
-    const tagged = { kind: ['working', 'note', ...EPISODIC_KINDS, 'doc'] as ItemKind[], archived: false, shown: this.shown() };
+    let working = 0, episodic = 0, facts = 0, invalidatedFacts = 0, vaultFiles = 0, archived = 0, quarantined = 0, secretHidden = 0;
+    let bySalience = 0, byImportance = 0, sum = 0, n = 0, readyToPromote = 0, readyToDemote = 0;
+    let min: number | null = null, max: number | null = null;
+    const bins = new Array<number>(HISTOGRAM_BINS).fill(0);
+    const bySource = new Map<string, number>();
+    const groups = this.store.items.overviewGroups(['working', 'note', ...EPISODIC_KINDS, 'doc'], { withSecrets, now, bins: HISTOGRAM_BINS, ...th });
+    for (const g of groups) {
+      if (g.state === 'quarantined') { quarantined += g.n; continue; }
+      if (g.state === 'secret') { secretHidden += g.n; continue; }
+      if (g.state === 'archived') { archived += g.n; continue; }
+      if (g.kind === 'working') { working += g.alive; continue; }
+      if (g.kind === 'note') { vaultFiles += g.n; continue; }
+      if (!EPISODIC_KINDS.includes(g.kind)) continue;
+      episodic += g.n;
+      if (g.kind === 'fact') { facts += g.n; invalidatedFacts += g.invalidated; }
+      bySource.set(g.source, (bySource.get(g.source) ?? 0) + g.n);
+      bySalience += g.bySalience; byImportance += g.byImportance; sum += g.sum; n += g.scored;
+      readyToPromote += g.promote; readyToDemote += g.demote;
+      if (g.min !== null) min = min === null ? g.min : Math.min(min, g.min);
+      if (g.max !== null) max = max === null ? g.max : Math.max(max, g.max);
+      if (g.bin !== null) bins[g.bin]! += g.scored;
+    }
+    const raw = this.store.items.hiddenCounts('raw', withSecrets);
+    quarantined += raw.quarantined; secretHidden += raw.secret; archived += raw.archived;
+    const histogram: HistogramBin[] = bins.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));
+    const basis = n === 0 ? 'none' : byImportance === 0 ? 'salience' : bySalience === 0 ? 'importance' : 'mixed';
+    // The newest ten per episodic kind, each read in index order (kind, created), then merged.
+    const newest = EPISODIC_KINDS
+      .flatMap((kind) => this.store.items.list({ kind, archived: false, shown: this.shown(), order: 'createdDesc', limit: 10 }))
+      .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1)).slice(0, 10);
     return {
-      counts: {
-        working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden,
-        readyToPromote: sc.readyToPromote,
-        readyToDemote: sc.readyToDemote,
-      },
-      salience: { min: sc.min, max: sc.max, avg: sc.n ? Math.round((sc.sum / sc.n) * 1000) / 1000 : null, basis },
+      counts: { working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden, readyToPromote, readyToDemote },
+      salience: { min, max, avg: n ? Math.round((sum / n) * 1000) / 1000 : null, basis },
       histogram,
-      topTags: this.store.items.tagCounts(tagged, 10),
-      episodicBySource: this.store.items.countBy('source_type', shownEpisodic, 20).map(({ key, count }) => ({ source: key, count })),
-      newestEpisodic: this.store.items.list({ ...shownEpisodic, order: 'createdDesc', limit: 10 }).map((it) => this.row(it)),
+      topTags: this.store.items.tagCounts({ kind: ['working', 'note', ...EPISODIC_KINDS, 'doc'], archived: false, shown: this.shown() }, 10),
+      episodicBySource: top(bySource, 20).map(([source, count]) => ({ source, count })),
+      newestEpisodic: newest.map((it) => this.row(it)),
       consolidationNote: CONSOLIDATION_NOTE,
     };
   }
