@@ -17,7 +17,7 @@ import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, typ
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
 import { RecallIndex, type IndexedItem } from './recall/recallIndex';
 import type { Item } from './store/repositories';
-import { Store, type OpenReport } from './store/store';
+import { Store, type OpenReport, type StoreStats } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { ID_PREFIXES_TEXT, kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
 import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
@@ -72,7 +72,7 @@ export interface EngineStatus {
   rawRecord: { enabled: boolean; blobs: number; rawBytes: number; storedBytes: number; ratio: number | null };
   switches: { captureToolResults: boolean; captureThinking: boolean; includeSecrets: boolean };
   recallBudgetChars: number;
-  store: { seq: number; snapshotBytes: number; journalBytes: number };
+  store: { seq: number; snapshotBytes: number; journalBytes: number; written: StoreStats['written'] };
   health: EngineHealth;
   openReport: OpenReport;
 }
@@ -733,10 +733,11 @@ export class MemoryEngine extends Disposable {
     const counts = this.store.items.countByKind();
     const now = this.clock.now();
     let recallSummaries = 0, recallFacts = 0, vecSummaries = 0, vecFacts = 0;
-    this.store.items.forEach({ kind: ['summary', 'fact'], recallable: true, now }, (it) => {
+    // Ids and kinds only (one JSON row from SQLite): no item is decoded, so the card stays cheap at any size.
+    for (const it of this.store.items.idsAndKinds({ kind: ['summary', 'fact'], recallable: true, now })) {
       if (it.kind === 'summary') { recallSummaries++; if (this.index.hasVector(it.id)) vecSummaries++; }
       else { recallFacts++; if (this.index.hasVector(it.id)) vecFacts++; }
-    });
+    }
     const invalidatedFacts = this.store.items.count({ kind: 'fact' }) - this.store.items.count({ kind: 'fact', recallable: true });
     const counters = this.store.counters.all();
     const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
@@ -755,14 +756,14 @@ export class MemoryEngine extends Disposable {
         lastRun: this.index.lastVectorRun ? new Date(this.index.lastVectorRun).toISOString() : null,
       },
       invalidatedFacts,
-      conversations: this.store.conversations.list().length,
+      conversations: this.store.conversations.count(),
       bufferedMessages: this.store.rawBuffers.conversations().reduce((n, c) => n + c.entries, 0),
       skips: pick('skip.'),
       saved: pick('saved.'),
       rawRecord: { enabled: s.l0Enabled, ...blobs, ratio: blobs.storedBytes > 0 ? Math.round((blobs.rawBytes / blobs.storedBytes) * 100) / 100 : null },
       switches: { captureToolResults: s.l0CaptureToolResults, captureThinking: s.l0CaptureThinking, includeSecrets: s.recallIncludeSecrets },
       recallBudgetChars: s.indexBudgetChars,
-      store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes },
+      store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, written: st.written },
       health: head.health,
       openReport: this.store.openReport,
     };

@@ -17,7 +17,9 @@ import { parseHookInput } from '../../src/hooks/hookInput';
 import { hookSocketPath, HookSocketServer } from '../../src/hooks/hookSocket';
 import { HookState } from '../../src/hooks/hookState';
 import { locomoDataFile, round, summarize, type BenchContext } from './harness';
-import { corpus, fill } from './recall';
+import { loadCorpus } from './corpus';
+import { fill } from './recall';
+import { RssSampler } from './scale';
 
 // Bundled into dist/cli.js (benchmarks run from there) or compiled to out/test/bench.
 const HOOK_JS = existsSync(path.join(__dirname, 'hook.js')) ? path.join(__dirname, 'hook.js') : path.resolve(__dirname, '..', '..', '..', 'dist', 'hook.js');
@@ -45,7 +47,8 @@ function bareNode(): Promise<number> {
 export async function benchHook(ctx: BenchContext): Promise<Record<string, unknown>> {
   const sizes = typeof ctx.args.items === 'string' ? [Number(ctx.args.items)] : ctx.args.quick ? [10_000] : [10_000, 100_000];
   const runs = ctx.args.quick ? 15 : 40;
-  const { texts, questions } = corpus(locomoDataFile(ctx.args));
+  const corpus = loadCorpus(locomoDataFile(ctx.args));
+  const questions = corpus.questions;
   const out: Record<string, unknown> = { entry: 'dist/hook.js', event: 'UserPromptSubmit', runs, target: { p95Ms: 300, at: 10_000, path: 'viaExtension' } };
   for (const n of sizes) {
     const dir = mkdtempSync(path.join(tmpdir(), 'hook-bench-'));
@@ -59,7 +62,9 @@ export async function benchHook(ctx: BenchContext): Promise<Record<string, unkno
     state.rememberWorkspace(workspace, 'alpha');
     let engine = await MemoryEngine.open(opts);
     try {
-      const fillMs = await fill(engine, n, texts, t0, ctx.log);
+      const rss = new RssSampler();
+      const fillMs = await fill(engine, n, corpus, t0, ctx.log, rss);
+      rss.stop();
       await engine.index.embedPending();
       await engine.close(); // compacted and the recall index persisted, as after a VS Code session
       engine = await MemoryEngine.open({ ...opts, syncVault: 'background' });

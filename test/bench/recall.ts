@@ -1,50 +1,39 @@
 // Recall latency (SPEC §9): query → finished recall block at 10k and 100k items with the hash
-// embedder, RSS, and activation (open of a store of that size → first recall). Items are real
-// conversation turns (LoCoMo, cycled with per-copy variation) imported through the write API.
-// Activation is also measured in a fresh process (the bench re-runs itself with MEMORY_BENCH_REOPEN=dir),
-// so its RSS holds nothing of the filling engine.
+// embedder, RSS, and activation (open of a store of that size → first recall). Items are distinct
+// conversation turns (test/bench/corpus.ts: the LoCoMo turns, every later copy varied for real)
+// imported through the write API; recall and search are timed on the same questions; RSS is sampled
+// through the run (peak and per-phase steady state). Activation is also measured in a fresh process
+// (the bench re-runs itself with MEMORY_BENCH_REOPEN=dir), so its RSS holds nothing of the filling engine.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
+import { loadCorpus, type Corpus } from './corpus';
 import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harness';
-
-interface Sample { sessions: { turns: { speaker: string; text: string }[] }[]; qa: { question: string }[] }
-
-export function corpus(file: string): { texts: string[]; questions: string[] } {
-  const data = JSON.parse(readFileSync(file, 'utf8')) as Sample[];
-  const texts: string[] = [];
-  const questions: string[] = [];
-  for (const s of data) {
-    for (const ses of s.sessions) for (const t of ses.turns) texts.push(`[${t.speaker}] ${t.text}`);
-    for (const q of s.qa) questions.push(q.question);
-  }
-  return { texts, questions };
-}
-
+import { RssSampler, rerunArgs, timeQueries } from './scale';
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
 
-export async function fill(engine: MemoryEngine, n: number, texts: string[], t0: number, log: (s: string) => void): Promise<number> {
+export async function fill(engine: MemoryEngine, n: number, corpus: Corpus, t0: number, log: (s: string) => void, rss: RssSampler): Promise<number> {
   const started = performance.now();
   const CHUNK = 5_000;
   for (let i = 0; i < n; i += CHUNK) {
     const msgs: ImportMessage[] = [];
     for (let j = i; j < Math.min(n, i + CHUNK); j++) {
       const conv = Math.floor(j / TURNS_PER_CONVERSATION);
-      // Per-copy variation so cycled texts are distinct documents (ticket numbers, versions).
-      const text = texts[j % texts.length]!;
+      const text = corpus.text(j);
       msgs.push({
         conversation: `c${conv}`, role: j % 2 ? 'assistant' : 'user', text, at: t0 + j * 60_000,
         project: PROJECTS[conv % PROJECTS.length],
       });
     }
     await engine.importMessages(msgs);
+    rss.sample();
     if ((i / CHUNK) % 4 === 0) log(`imported ${Math.min(n, i + CHUNK)} of ${n}`);
   }
   await engine.flush();
@@ -84,10 +73,10 @@ async function reopenOnly(storeRoot: string, n: number, questions: string[]): Pr
   }
 }
 
-function freshProcessReopen(storeRoot: string, n: number): Record<string, unknown> {
+function freshProcessReopen(storeRoot: string, n: number, file: string): Record<string, unknown> {
   const script = process.argv[1];
   if (!script) return { error: 'no script to re-run' };
-  const r = spawnSync(process.execPath, [script, 'bench', 'recall', '--items', String(n), '--json'], {
+  const r = spawnSync(process.execPath, rerunArgs(script, 'recall', ['--items', String(n), '--data', file]), {
     env: { ...process.env, MEMORY_BENCH_REOPEN: storeRoot }, encoding: 'utf8', maxBuffer: 16 << 20,
   });
   try {
@@ -100,29 +89,26 @@ function freshProcessReopen(storeRoot: string, n: number): Record<string, unknow
 export async function benchRecall(ctx: BenchContext): Promise<Record<string, unknown>> {
   const file = locomoDataFile(ctx.args);
   const reopen = process.env.MEMORY_BENCH_REOPEN;
-  if (reopen) return reopenOnly(reopen, typeof ctx.args.items === 'string' ? Number(ctx.args.items) : 100_000, corpus(file).questions);
+  const corpus = loadCorpus(file);
+  const questions = corpus.questions;
+  if (reopen) return reopenOnly(reopen, typeof ctx.args.items === 'string' ? Number(ctx.args.items) : 100_000, questions);
   const sizes = typeof ctx.args.items === 'string' ? [Number(ctx.args.items)] : ctx.args.quick ? [10_000] : [10_000, 100_000];
-  const { texts, questions } = corpus(file);
   const out: Record<string, unknown> = { embedder: 'hash', data: path.basename(file) };
   for (const n of sizes) {
     const dir = mkdtempSync(path.join(tmpdir(), 'recall-bench-'));
     const t0 = Date.parse('2025-01-01T00:00:00Z');
     const clock = new FixedClock(t0 + n * 60_000 + 86_400_000);
     const opts = { storeDir: path.join(dir, 'store'), vaultDir: path.join(dir, 'vault'), clock, logger: nullLogger };
+    const sampler = new RssSampler();
     let engine = await MemoryEngine.open(opts);
     try {
-      const fillMs = await fill(engine, n, texts, t0, ctx.log);
+      sampler.mark('fill');
+      const fillMs = await fill(engine, n, corpus, t0, ctx.log, sampler);
       await engine.index.embedPending();
-      const items = engine.index.size;
-      let q = 0;
-      const recall = await measure(async () => {
-        const question = questions[q++ % questions.length]!;
-        await engine.recall({ message: question, conversation: `new-${q}`, project: PROJECTS[q % PROJECTS.length], window: 128_000 });
-      }, { warmup: 20, runs: 200 });
-      const search = await measure(async () => {
-        const question = questions[q++ % questions.length]!;
-        await engine.search(question, { project: PROJECTS[q % PROJECTS.length] });
-      }, { warmup: 20, runs: 200 });
+      const st = engine.status();
+      const items = { requested: n, indexEntries: engine.index.size, distinctTexts: st.rawRecord.blobs };
+      sampler.mark('queries');
+      const { recallMs, searchMs } = await timeQueries(engine, questions, 200, () => sampler.sample());
       const rss = rssMb();
       const memoryAfterFillMb = memoryMb();
       // What health rates (R-MAINT-3): memory's own footprint, not the process's RSS.
@@ -137,16 +123,18 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       const firstRecallMs = performance.now() - a0;
       const sameProcessRss = rssMb();
       await engine.close();
-      const fresh = freshProcessReopen(dir, n);
+      const memory = sampler.stop();
+      const fresh = freshProcessReopen(dir, n, file);
       out[String(n)] = {
-        items, fillSeconds: round(fillMs / 1000, 1), recall, search, rssMb: rss, memoryAfterFillMb, footprintAfterFill,
+        items, fillSeconds: round(fillMs / 1000, 1), recall: recallMs, search: searchMs, rssMb: rss, rss: memory, memoryAfterFillMb, footprintAfterFill,
         activation: { openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), rssMb: sameProcessRss },
         freshProcess: fresh,
         targets: { recallP95Ms: n >= 100_000 ? 25 : 5, rssMb: 400, toFirstRecallMs: 1500 },
       };
-      ctx.log(`${n}: recall p95 ${recall.p95Ms} ms, open→first recall ${round(firstRecallMs, 0)} ms, rss ${rss} MB`);
+      ctx.log(`${n}: recall p95 ${recallMs.p95} ms, open→first recall ${round(firstRecallMs, 0)} ms, rss ${rss} MB`);
     } finally {
       await engine.close().catch(() => undefined);
+      sampler.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
+import { DashboardData } from '../../src/engine/maintain/dashboardData';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import { loadCorpus } from './corpus';
@@ -19,6 +20,12 @@ import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
 const T0 = Date.parse('2025-01-01T00:00:00Z');
+
+/** Arguments that run benchmark `name` again in a fresh process, whether this one is dist/bench.js or dist/cli.js. */
+export function rerunArgs(script: string, name: string, extra: string[]): string[] {
+  const direct = path.basename(script).startsWith('bench');
+  return direct ? [script, name, ...extra] : [script, 'bench', name, ...extra, '--json'];
+}
 
 /** Bytes this process caused to be written to storage (and passed to write()), or null off Linux. */
 export function ioBytes(): { writeBytes: number; wchar: number } | null {
@@ -84,8 +91,8 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-/** Recall and search timed on the same questions (each question asked of both, alternating). */
-async function timeQueries(engine: MemoryEngine, questions: string[], runs: number) {
+/** Recall and search timed on the same questions (each question asked of both, alternating); 10 warm-up questions. */
+export async function timeQueries(engine: MemoryEngine, questions: string[], runs: number, onQuery?: () => void) {
   const recall: number[] = [];
   const search: number[] = [];
   for (let q = -10; q < runs; q++) {
@@ -99,6 +106,7 @@ async function timeQueries(engine: MemoryEngine, questions: string[], runs: numb
     await engine.search(question, { project });
     const s = performance.now() - t;
     if (q >= 0) { recall.push(r); search.push(s); }
+    onQuery?.();
   }
   return { questions: runs, recallMs: quantiles(recall), searchMs: quantiles(search) };
 }
@@ -122,7 +130,7 @@ async function childSide(root: string, n: number, questions: string[]): Promise<
   const { engine, openMs, toFirstRecallMs } = await firstRecall(engineOptions(root, n), questions[0]!);
   rss.mark('queries');
   try {
-    const queries = await timeQueries(engine, questions, 100);
+    const queries = await timeQueries(engine, questions, 100, () => rss.sample());
     rss.mark('close');
     await engine.close();
     const io1 = ioBytes();
@@ -166,6 +174,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
         msgs.push({ conversation: `c${conv}`, role: j % 2 ? 'assistant' : 'user', text, at: T0 + j * 60_000, project: PROJECTS[conv % PROJECTS.length] });
       }
       await engine.importMessages(msgs);
+      rss.sample();
       const done = Math.min(n, i + CHUNK);
       if (done % 50_000 === 0 || done === n) {
         importLog.push({ items: done, seconds: round((performance.now() - t0) / 1000, 1) });
@@ -185,6 +194,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     ctx.log(`scale: derived in ${Math.round(deriveMs / 1000)} s`);
 
     const status = engine.status();
+    const storeWrittenAfterDerive = status.store.written;
     const counts = {
       requestedItems: n,
       indexEntries: engine.index.size,
@@ -193,14 +203,29 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       logicalBytes,
     };
 
+    // Dashboard and status: each call timed (median of 5 after one warm-up).
+    const dash = new DashboardData(engine, () => ({ includeSecrets: false }));
+    const timeIt = async (fn: () => unknown) => {
+      await fn();
+      const ms: number[] = [];
+      for (let i = 0; i < 5; i++) { const t = performance.now(); await fn(); ms.push(performance.now() - t); }
+      return round(ms.sort((a, b) => a - b)[2]!, 1);
+    };
+    const dashboardMs = {
+      overview: await timeIt(() => dash.overview()), tags: await timeIt(() => dash.tags()), review: await timeIt(() => dash.review()),
+      engineCard: await timeIt(() => dash.engineCard()), status: await timeIt(() => engine.status()), headline: await timeIt(() => engine.headline()),
+    };
+    ctx.log(`scale: dashboard ${JSON.stringify(dashboardMs)}`);
+
     // Queries, same questions for both.
     rss.mark('queries');
-    const queries = await timeQueries(engine, corpus.questions, 200);
+    const queries = await timeQueries(engine, corpus.questions, 200, () => rss.sample());
     phaseIo('queries');
     ctx.log(`scale: recall p95 ${queries.recallMs.p95} ms, search p95 ${queries.searchMs.p95} ms`);
 
     // Close (the engine's own compaction policy) and reopen in this process.
     rss.mark('close');
+    const storeWrittenBeforeClose = engine.status().store.written;
     const tc = performance.now();
     await engine.close();
     const closeMs = performance.now() - tc;
@@ -217,7 +242,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     const script = process.argv[1];
     let fresh: Record<string, unknown> = { error: 'no script to re-run' };
     if (script) {
-      const r = spawnSync(process.execPath, [script, 'bench', 'scale', '--items', String(n), '--json'], {
+      const r = spawnSync(process.execPath, rerunArgs(script, 'scale', ['--items', String(n), '--data', file]), {
         env: { ...process.env, MEMORY_BENCH_SCALE_CHILD: root }, encoding: 'utf8', maxBuffer: 16 << 20,
       });
       try {
@@ -233,12 +258,15 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       seconds: { import: round(importMs / 1000, 1), derive: round(deriveMs / 1000, 1), importAndDerive: round((importMs + deriveMs) / 1000, 1), close: round(closeMs / 1000, 2) },
       importProgress: importLog,
       ...queries,
+      dashboardMs,
       reopen: { openMs: again.openMs, toFirstRecallMs: again.toFirstRecallMs },
       freshProcess: fresh,
       diskWrites: {
         bytesWritten: written, perLogicalByte: written !== null && logicalBytes ? round(written / logicalBytes, 2) : null,
         importAndDerivePerLogicalByte: io.import !== null && io.derive !== null ? round((io.import! + io.derive!) / logicalBytes, 2) : null,
         byPhase: io,
+        storeAfterDerive: storeWrittenAfterDerive,
+        storeBeforeClose: storeWrittenBeforeClose,
       },
       disk: { ...disk, storeBytesPerItem: round(disk.storeBytes / n, 0) },
       rss: memory,

@@ -1,10 +1,13 @@
 // Store benchmark (ARCHITECTURE "Durability"): save-ack latency, compaction time and snapshot size,
-// open time (snapshot + replay) and RSS at 10k and 100k items of ~200-char text. Plain function
-// returning a JSON-able object; the CLI (`npm run bench -- store`) wires it up.
+// open time (snapshot + replay) and RSS at 10k and 100k items of ~200-char text, loaded under the
+// store's own compaction policy (the defaults the engine runs with), with the bytes that load wrote
+// (journal, snapshots, and /proc/self/io write_bytes where the OS has it) per logical byte. Plain
+// function returning a JSON-able object; the CLI (`npm run bench -- store`) wires it up.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Store } from '../../src/engine/store/store';
+import { ioBytes } from './scale';
 
 export interface StoreBenchOptions {
   /** Item counts to measure at. Default [10_000, 100_000]. */
@@ -52,17 +55,29 @@ async function ackLatency(dir: string, saves: number) {
 
 async function atSize(root: string, n: number, replayRecords: number, log: (l: string) => void) {
   const dir = path.join(root, `size ${n}`);
-  const s = await Store.open({ dir, watch: false, compactBytes: 1 << 30, idleCompactMs: 1 << 30 });
+  const s = await Store.open({ dir, watch: false });
+  const io0 = ioBytes();
   const t0 = performance.now();
+  let logicalBytes = 0;
   for (let i = 0; i < n; i += 1000) {
     await s.transaction((tx) => {
-      for (let k = i; k < Math.min(n, i + 1000); k++) tx.items.put(item(k));
+      for (let k = i; k < Math.min(n, i + 1000); k++) {
+        const it = item(k);
+        logicalBytes += Buffer.byteLength(it.text, 'utf8');
+        tx.items.put(it);
+      }
     });
-    // Keep the journal bounded while loading (a 1,000-item record is ~1 MB).
-    if ((i / 1000) % 20 === 19) await s.compact();
   }
   const loadMs = performance.now() - t0;
-  log(`store bench: ${n} items loaded in ${Math.round(loadMs)} ms`);
+  const io1 = ioBytes();
+  const written = s.stats().written;
+  const load = {
+    logicalBytes, journalBytes: written.journalBytes, snapshotBytes: written.snapshotBytes, snapshots: written.snapshots,
+    diskBytes: io0 && io1 ? io1.writeBytes - io0.writeBytes : null,
+    perLogicalByte: round((written.journalBytes + written.snapshotBytes) / logicalBytes),
+    snapshotPerJournalByte: round(written.snapshotBytes / Math.max(1, written.journalBytes)),
+  };
+  log(`store bench: ${n} items loaded in ${Math.round(loadMs)} ms, ${load.perLogicalByte} bytes written per logical byte`);
   await s.transaction((tx) => tx.items.put(item(-1))); // so the timed compaction always has work
   const tc = performance.now();
   await s.compact();
@@ -81,7 +96,7 @@ async function atSize(root: string, n: number, replayRecords: number, log: (l: s
   const report = again.openReport;
   again.dispose();
   return {
-    items: n, loadMs: Math.round(loadMs), compactMs: Math.round(compactMs), snapshotMB: mb(snapshotBytes),
+    items: n, loadMs: Math.round(loadMs), loadWrites: load, compactMs: Math.round(compactMs), snapshotMB: mb(snapshotBytes),
     openMs: Math.round(openMs), replayedRecords: report.recoveredRecords, journalMB: mb(journalBytes), rssMB: mb(rss), countAfterOpen: count,
   };
 }

@@ -79,54 +79,49 @@ export class DashboardData {
     return { rows, offset, total: this.store.items.count(f), pageSize: limit };
   }
 
+  /**
+   * The overview from SQL aggregates (grouped counts, score statistics, tag and source counts, the newest
+   * ten rows): no item is decoded beyond those ten, so it stays fast at any store size.
+   */
   overview(): Overview {
     const now = this.engine.clock.now();
+    const withSecrets = this.opts().includeSecrets;
+    const th = this.thresholds();
     let working = 0, episodic = 0, facts = 0, invalidatedFacts = 0, vaultFiles = 0, archived = 0, quarantined = 0, secretHidden = 0;
-    let usedSalience = 0, usedImportance = 0, sum = 0, n = 0;
+    let bySalience = 0, byImportance = 0, sum = 0, n = 0, readyToPromote = 0, readyToDemote = 0;
     let min: number | null = null, max: number | null = null;
     const bins = new Array<number>(HISTOGRAM_BINS).fill(0);
-    const tags = new Map<string, number>();
     const bySource = new Map<string, number>();
-    const newest: Item[] = [];
-    this.store.items.forEach({ kind: ['working', 'note', ...EPISODIC_KINDS, 'doc', 'raw'] }, (it) => {
-      if (it.trust === 'quarantined') { quarantined++; return; }
-      if (it.secret && !this.opts().includeSecrets) { secretHidden++; return; }
-      if (it.archivedAt !== null) { archived++; return; }
-      if (it.kind === 'raw') return;
-      for (const t of it.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
-      if (it.kind === 'working') { if (it.expiresAt === null || it.expiresAt > now) working++; return; }
-      if (it.kind === 'note') { vaultFiles++; return; }
-      if (!EPISODIC_KINDS.includes(it.kind)) return;
-      episodic++;
-      if (it.kind === 'fact') { facts++; if (it.invalidatedAt !== null) invalidatedFacts++; }
-      const src = it.sourceType ?? 'unknown';
-      bySource.set(src, (bySource.get(src) ?? 0) + 1);
-      const v = it.salience ?? it.importance;
-      if (v !== null && Number.isFinite(v)) {
-        if (it.salience !== null) usedSalience++; else usedImportance++;
-        sum += v; n++;
-        min = min === null ? v : Math.min(min, v);
-        max = max === null ? v : Math.max(max, v);
-        bins[Math.min(HISTOGRAM_BINS - 1, Math.max(0, Math.floor(v * HISTOGRAM_BINS)))]!++;
-      }
-      // Newest 10, kept sorted descending without sorting everything.
-      if (newest.length < 10 || it.created > newest[newest.length - 1]!.created) {
-        newest.push(it);
-        newest.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
-        if (newest.length > 10) newest.pop();
-      }
-    });
+    const groups = this.store.items.overviewGroups(['working', 'note', ...EPISODIC_KINDS, 'doc'], { withSecrets, now, bins: HISTOGRAM_BINS, ...th });
+    for (const g of groups) {
+      if (g.state === 'quarantined') { quarantined += g.n; continue; }
+      if (g.state === 'secret') { secretHidden += g.n; continue; }
+      if (g.state === 'archived') { archived += g.n; continue; }
+      if (g.kind === 'working') { working += g.alive; continue; }
+      if (g.kind === 'note') { vaultFiles += g.n; continue; }
+      if (!EPISODIC_KINDS.includes(g.kind)) continue;
+      episodic += g.n;
+      if (g.kind === 'fact') { facts += g.n; invalidatedFacts += g.invalidated; }
+      bySource.set(g.source, (bySource.get(g.source) ?? 0) + g.n);
+      bySalience += g.bySalience; byImportance += g.byImportance; sum += g.sum; n += g.scored;
+      readyToPromote += g.promote; readyToDemote += g.demote;
+      if (g.min !== null) min = min === null ? g.min : Math.min(min, g.min);
+      if (g.max !== null) max = max === null ? g.max : Math.max(max, g.max);
+      if (g.bin !== null) bins[g.bin]! += g.scored;
+    }
+    const raw = this.store.items.hiddenCounts('raw', withSecrets);
+    quarantined += raw.quarantined; secretHidden += raw.secret; archived += raw.archived;
     const histogram: HistogramBin[] = bins.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));
-    const basis = n === 0 ? 'none' : usedImportance === 0 ? 'salience' : usedSalience === 0 ? 'importance' : 'mixed';
+    const basis = n === 0 ? 'none' : byImportance === 0 ? 'salience' : bySalience === 0 ? 'importance' : 'mixed';
+    // The newest ten per episodic kind, each read in index order (kind, created), then merged.
+    const newest = EPISODIC_KINDS
+      .flatMap((kind) => this.store.items.list({ kind, archived: false, shown: this.shown(), order: 'createdDesc', limit: 10 }))
+      .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1)).slice(0, 10);
     return {
-      counts: {
-        working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden,
-        readyToPromote: this.readyCount('promote'),
-        readyToDemote: this.readyCount('demote'),
-      },
+      counts: { working, episodic, facts, invalidatedFacts, vaultFiles, archived, quarantined, secretHidden, readyToPromote, readyToDemote },
       salience: { min, max, avg: n ? Math.round((sum / n) * 1000) / 1000 : null, basis },
       histogram,
-      topTags: top(tags, 10).map(([tag, count]) => ({ tag, count })),
+      topTags: this.store.items.tagCounts({ kind: ['working', 'note', ...EPISODIC_KINDS, 'doc'], archived: false, shown: this.shown() }, 10),
       episodicBySource: top(bySource, 20).map(([source, count]) => ({ source, count })),
       newestEpisodic: newest.map((it) => this.row(it)),
       consolidationNote: CONSOLIDATION_NOTE,
@@ -135,19 +130,6 @@ export class DashboardData {
 
   private thresholds(): { promote: number; demote: number } {
     return this.opts().thresholds ?? { promote: TH.promote, demote: TH.demote };
-  }
-
-  /** Items whose stored salience (importance before the first consolidation) is past a threshold. */
-  private readyCount(which: 'promote' | 'demote'): number {
-    const th = this.thresholds();
-    let c = 0;
-    this.store.items.forEach({ kind: EPISODIC_KINDS }, (it) => {
-      if (!this.visible(it) || it.archivedAt !== null || it.invalidatedAt !== null) return;
-      const v = it.salience ?? it.importance;
-      if (v === null) return;
-      if (which === 'promote' ? v >= th.promote : v < th.demote && !it.pinned) c++;
-    });
-    return c;
   }
 
   /** The recall engine card (R-RECALL-10): counts and switches only. */
@@ -261,12 +243,7 @@ export class DashboardData {
   }
 
   tags(): { tag: string; count: number }[] {
-    const tags = new Map<string, number>();
-    this.store.items.forEach({ kind: ['note', 'working', ...EPISODIC_KINDS, 'doc'] }, (it) => {
-      if (!this.visible(it) || it.archivedAt !== null) return;
-      for (const t of it.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
-    });
-    return top(tags, 500).map(([tag, count]) => ({ tag, count }));
+    return this.store.items.tagCounts({ kind: ['note', 'working', ...EPISODIC_KINDS, 'doc'], archived: false, shown: this.shown() }, 500);
   }
 
   /** R-MAINT-2: the engine's review queue (near-threshold items, superseded facts, untrusted notes). */

@@ -239,6 +239,25 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
   return { where: sql, params: p };
 }
 
+/** One group of ItemsRepo.overviewGroups. */
+export interface OverviewGroup {
+  kind: ItemKind;
+  state: 'quarantined' | 'secret' | 'archived' | 'shown';
+  source: string;
+  bin: number | null;
+  n: number;
+  alive: number;
+  invalidated: number;
+  bySalience: number;
+  byImportance: number;
+  scored: number;
+  min: number | null;
+  max: number | null;
+  sum: number;
+  promote: number;
+  demote: number;
+}
+
 export class ItemsRepo extends Repo {
   get(id: string): Item | undefined {
     const r = this.q.get('SELECT * FROM items WHERE id = ?', [id]);
@@ -276,6 +295,64 @@ export class ItemsRepo extends Repo {
   count(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'> = {}): number {
     const { where, params } = whereOf(filter, false);
     return Number(this.q.get(`SELECT count(*) AS n FROM items${where}`, params)?.n ?? 0);
+  }
+
+  /**
+   * The dashboard overview's aggregates in one pass inside SQLite (no row decoded): items of `kinds` grouped
+   * by kind, visibility state (quarantined; secret = hidden unless `withSecrets`; archived; shown), source
+   * type (NULL as 'unknown') and score bin (score = stored salience, else importance; `bins` equal bins over
+   * 0–1, values outside in the end bins, NULL when unscored), each group with its counts: alive at `now`
+   * (not expired), invalidated, scored by salience / by importance, min / max / sum of the score, and how
+   * many (not invalidated) are ≥ `promote` and unpinned < `demote`.
+   */
+  overviewGroups(kinds: ItemKind[], opts: { withSecrets: boolean; now: number; bins: number; promote: number; demote: number }): OverviewGroup[] {
+    const b = opts.bins;
+    return this.q.all(
+      `SELECT kind, state, source, bin, count(*) AS n, SUM(alive) AS alive, SUM(invalidated_at IS NOT NULL) AS invalidated,
+         count(salience) AS bySalience, SUM(salience IS NULL AND importance IS NOT NULL) AS byImportance,
+         count(v) AS scored, min(v) AS lo, max(v) AS hi, total(v) AS sum,
+         SUM(invalidated_at IS NULL AND v >= ?) AS promote, SUM(invalidated_at IS NULL AND v < ? AND pinned = 0) AS demote
+       FROM (SELECT kind, salience, importance, invalidated_at, pinned, COALESCE(salience, importance) AS v,
+               CASE WHEN trust = 'quarantined' THEN 'quarantined' WHEN secret = 1 AND ? = 0 THEN 'secret'
+                 WHEN archived_at IS NOT NULL THEN 'archived' ELSE 'shown' END AS state,
+               COALESCE(source_type, 'unknown') AS source, (expires_at IS NULL OR expires_at > ?) AS alive,
+               CASE WHEN COALESCE(salience, importance) IS NULL THEN NULL
+                 ELSE MIN(?, MAX(0, CAST(COALESCE(salience, importance) * ? AS INTEGER)
+                   - (COALESCE(salience, importance) * ? < CAST(COALESCE(salience, importance) * ? AS INTEGER)))) END AS bin
+             FROM items WHERE kind IN (${kinds.map(() => '?').join(', ')}))
+       GROUP BY kind, state, source, bin`,
+      [opts.promote, opts.demote, opts.withSecrets ? 1 : 0, opts.now, b - 1, b, b, b, ...kinds],
+    ).map((r) => ({
+      kind: String(r.kind) as ItemKind, state: String(r.state) as OverviewGroup['state'], source: String(r.source), bin: r.bin === null ? null : Number(r.bin),
+      n: Number(r.n), alive: Number(r.alive ?? 0), invalidated: Number(r.invalidated ?? 0), bySalience: Number(r.bySalience ?? 0),
+      byImportance: Number(r.byImportance ?? 0), scored: Number(r.scored ?? 0), min: num(r.lo), max: num(r.hi), sum: Number(r.sum ?? 0),
+      promote: Number(r.promote ?? 0), demote: Number(r.demote ?? 0),
+    }));
+  }
+
+  /** Items of `kind` the dashboard hides or files away, counted inside SQLite: quarantined, secret (unless `withSecrets`), archived. */
+  hiddenCounts(kind: ItemKind, withSecrets: boolean): { quarantined: number; secret: number; archived: number } {
+    const r = this.q.get(
+      `SELECT SUM(trust = 'quarantined') AS q, SUM(trust <> 'quarantined' AND secret = 1 AND ? = 0) AS s,
+         SUM(trust <> 'quarantined' AND (secret = 0 OR ? = 1) AND archived_at IS NOT NULL) AS a FROM items WHERE kind = ?`,
+      [withSecrets ? 1 : 0, withSecrets ? 1 : 0, kind]);
+    return { quarantined: Number(r?.q ?? 0), secret: Number(r?.s ?? 0), archived: Number(r?.a ?? 0) };
+  }
+
+  /** Tags of the matching items with how many carry each, most first, then by tag (json_each inside SQLite). */
+  tagCounts(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, limit: number): { tag: string; count: number }[] {
+    const { where, params } = whereOf(filter, false);
+    return this.q.all(
+      `SELECT t.value AS tag, count(*) AS n FROM (SELECT tags FROM items${where}${where ? ' AND' : ' WHERE'} tags <> '[]') AS i, json_each(i.tags) AS t
+       WHERE t.type = 'text' GROUP BY t.value ORDER BY n DESC, tag LIMIT ?`, [...params, limit],
+    ).map((r) => ({ tag: String(r.tag), count: Number(r.n) }));
+  }
+
+  /** Id and kind of every matching item, built as one JSON row inside SQLite (no item decoded). */
+  idsAndKinds(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): { id: string; kind: ItemKind }[] {
+    const { where, params } = whereOf(filter, false);
+    const r = this.q.get(`SELECT json_group_array(json_array(id, kind)) AS j FROM items${where}`, params);
+    return jsonRows<[string, ItemKind]>(r?.j).map(([id, kind]) => ({ id, kind }));
   }
 
   /** Id, path and file stamp of every item of `kind` (no text, tags or meta decoded): the vault's cheap re-sync input. */
@@ -712,6 +789,9 @@ export class ConversationsRepo extends Repo {
   get(id: string): Conversation | undefined {
     const r = this.q.get('SELECT * FROM conversations WHERE id = ?', [id]);
     return r ? toConversation(r) : undefined;
+  }
+  count(): number {
+    return Number(this.q.get('SELECT count(*) AS n FROM conversations')?.n ?? 0);
   }
   list(opts: { project?: string; limit?: number } = {}): Conversation[] {
     const p: SqlParam[] = [];

@@ -217,16 +217,19 @@ export class TurnWriter {
         return it;
       });
       await this.store.transaction((tx) => {
+        // One put per new conversation (not one per message: each would be journaled).
+        const added = new Set<string>();
         for (const m of chunk) {
-          if (!this.store.conversations.get(m.conversation)) {
+          if (!added.has(m.conversation) && !this.store.conversations.get(m.conversation)) {
+            added.add(m.conversation);
             tx.conversations.put({ id: m.conversation, title: m.title ?? null, project: m.project ?? null, projectType: m.projectType ?? null, language: null, created: m.at });
           }
         }
         for (const it of items) {
           tx.items.put(it);
           tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
-          tx.counters.add('imported');
         }
+        tx.counters.add('imported', items.length);
       });
       ids.push(...items.map((x) => x.id));
     }

@@ -75,6 +75,31 @@ describe('Dashboard data', () => {
     assert.equal(data.episodic().total, 4, 'the secret fact is listed once includeSecrets is on; the quarantined one never');
   });
 
+  it('counts hidden raw messages, tags of visible items only, scores outside 0–1 in the end bins, and unpinned items below demotion', async () => {
+    await seed(t, [
+      { id: 'rw:q1', kind: 'raw', role: 'user', text: 'quarantined message', created: T0, trust: 'quarantined' },
+      { id: 'rw:s1', kind: 'raw', role: 'user', text: 'secret message', created: T0, secret: true },
+      { id: 'rw:a1', kind: 'raw', role: 'user', text: 'archived message', created: T0, archivedAt: T0 + HOUR },
+      { id: 'rw:v1', kind: 'raw', role: 'user', text: 'plain message', created: T0, tags: ['rawtag'] },
+      fact(1, { salience: 1.5, tags: ['b', 'a'] }),
+      fact(2, { salience: -0.2, tags: ['a'] }),
+      fact(3, { salience: 0.05, pinned: true, tags: ['a'] }),
+      fact(4, { salience: 0.1, trust: 'quarantined', tags: ['hidden'] }),
+      fact(5, { salience: 0.5, archivedAt: T0 + HOUR, tags: ['gone'] }),
+      { id: 'wk:t', kind: 'working', text: 'expired but tagged', created: T0 - 48 * HOUR, expiresAt: T0 - HOUR, tags: ['b'] },
+    ]);
+    const o = data.overview();
+    assert.deepEqual([o.counts.quarantined, o.counts.secretHidden, o.counts.archived], [2, 1, 2]);
+    assert.deepEqual([o.counts.readyToPromote, o.counts.readyToDemote], [1, 1], 'the pinned low fact is not ready to demote');
+    assert.equal(o.histogram[9]!.count, 1, '1.5 lands in the top bin');
+    assert.equal(o.histogram[0]!.count, 2, '-0.2 and 0.05 land in the bottom bin');
+    assert.deepEqual(o.salience, { min: -0.2, max: 1.5, avg: 0.45, basis: 'salience' });
+    assert.deepEqual(o.topTags, [{ tag: 'a', count: 3 }, { tag: 'b', count: 2 }]);
+    assert.deepEqual(data.tags(), [{ tag: 'a', count: 3 }, { tag: 'b', count: 2 }]);
+    opts = { includeSecrets: true };
+    assert.deepEqual([data.overview().counts.secretHidden, data.overview().counts.quarantined], [0, 2]);
+  });
+
   it('falls back to importance where salience is unset and says so', async () => {
     await seed(t, [fact(1, { importance: 0.2 }), fact(2, { importance: 0.6 })]);
     const o = data.overview();

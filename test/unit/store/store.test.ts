@@ -119,6 +119,40 @@ describe('store', () => {
     assert.equal(again.stats().journalBytes, JOURNAL_HEADER_BYTES);
   });
 
+  it('compacts only once the journal has grown by a fraction of the snapshot, and a close below it loses nothing', async () => {
+    const dir = tempDir();
+    // A tiny fixed threshold and no small-snapshot exemption, so the ratio decides at test sizes.
+    const policy = { compactBytes: 1024, compactRatio: 0.5, smallSnapshotBytes: 0, idleCompactMs: 60_000 };
+    const s = await openStore(dir, policy);
+    await s.transaction((tx) => { for (let i = 0; i < 400; i++) tx.items.put(aFact({ id: `fa:base-${i}`, text: `base fact number ${i} `.repeat(8) })); });
+    await s.compact();
+    await new Promise((r) => setTimeout(r, 20));
+    const base = s.stats().written.snapshots;
+    const snapshot = s.stats().snapshotBytes;
+    assert.ok(snapshot > 100_000, `snapshot ${snapshot}`);
+    // Well past the fixed 1 KB threshold but below half the snapshot: no compaction.
+    let i = 0;
+    while (s.stats().journalBytes < 0.3 * snapshot) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:more-${i++}`, text: `another fact ${i}` })));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(s.stats().written.snapshots, base, 'no compaction below compactRatio × snapshot');
+    assert.ok(s.stats().journalBytes > 1024);
+    // Past half the snapshot: the next write triggers one.
+    while (s.stats().written.snapshots === base && i < 100_000) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:more-${i++}`, text: `another fact ${i}` })));
+    assert.equal(s.stats().written.snapshots, base + 1);
+    assert.ok(s.stats().journalBytes < 0.1 * snapshot, 'the compaction started a fresh journal');
+    // A few more writes, then close: the journal is far below compactRatio/4 × snapshot, so no rewrite…
+    for (let k = 0; k < 3; k++) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:last-${k}` })));
+    const open1 = open.indexOf(s);
+    open.splice(open1, 1);
+    await s.close();
+    assert.ok(fs.statSync(path.join(dir, 'memory.journal')).size > JOURNAL_HEADER_BYTES, 'close left the short journal for replay');
+    // …and the next open replays it: nothing acknowledged is lost.
+    const again = await openStore(dir, policy);
+    assert.ok(again.openReport.recoveredRecords >= 3, `replayed ${again.openReport.recoveredRecords}`);
+    assert.equal(again.items.count(), 400 + i + 3);
+    assert.ok(again.items.has('fa:last-2'));
+  });
+
   it('tells listeners which ids a local write touched', async () => {
     const s = await openStore(tempDir());
     const seen: StoreChange[] = [];
