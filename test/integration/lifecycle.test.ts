@@ -14,7 +14,8 @@ import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant'
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
 import { ask, isCapture, textOf, VENDOR } from './chatHarness';
-import { waitForEvent } from './waitFor';
+import { until as untilEvent, waitForEvent } from './waitFor';
+import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 
 
 const ECHO = { vendor: VENDOR, id: 'echo-stub' };
@@ -24,6 +25,7 @@ function answer(req: RecordedRequest): Reply {
   if (req.url.endsWith('/models')) return { json: { data: [{ id: 'echo-model' }] } };
   const streamed = (text: string): Reply => ({ sse: sseOf([textChunk(text.slice(0, 40)), textChunk(text.slice(40), 'stop')]) });
   if (isCapture(req)) return streamed(JSON.stringify({ notes: [] }));
+  if (/morning briefing/.test(textOf(req))) return streamed('## What was achieved\nThe orbit service was renamed.\n## Open threads\nWhich tests cover it.\n## Suggestions\nRun the satellite tests first.');
   const msgs = (req.body?.messages ?? []) as { role: string; content?: unknown }[];
   const hasToolResult = msgs.some((m) => m.role === 'tool');
   if (/look it up in memory/.test(textOf(req)) && !hasToolResult) {
@@ -198,5 +200,26 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     // The dashboard's Working tab lists it.
     const rows = new DashboardData(engine, () => ({ includeSecrets: false })).working().rows;
     assert.ok(rows.some((r) => r.id === id), 'the Working tab lists the block');
+  });
+
+  it('writes the morning briefing with the scripted model and shows it as a dashboard card', async () => {
+    const r = await vscode.commands.executeCommand<{ id: string; path: string; day: string; modelPart: string } | undefined>('memory.reflect', { silent: true });
+    assert.ok(r, 'the command returned the briefing');
+    assert.equal(r.modelPart, 'written');
+    assert.match(r.id, /^vt:reflections\/\d{4}-\d{2}-\d{2}\.md$/);
+    const text = readFileSync(r.path, 'utf8');
+    assert.match(text, /## Waiting\n- Review queue: /);
+    assert.match(text, /## Model's view \(echo-stub\)\n\n### What was achieved\nThe orbit service was renamed\./);
+    assert.equal(engine.lastReflectionDay(), r.day);
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard()!;
+    const overview = new DashboardData(engine, () => ({ includeSecrets: false })).overview();
+    assert.equal(overview.briefing?.id, r.id);
+    assert.match(overview.briefing?.text ?? '', /^# Morning briefing /);
+    // The webview draws the overview (with the card) from the host's answer.
+    await untilEvent(panel.onDidRender, () => panel.rendered.has('overview') || undefined, 'the overview drawn', 30_000);
+    const posted = panel.responses.get('getOverview') as { result?: { briefing?: { id: string } | null } } | undefined;
+    assert.ok(posted?.result?.briefing, 'the overview the webview drew carries the briefing');
+    panel.dispose();
   });
 });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { BackgroundMessage, BackgroundModel, CompleteOptions } from '../../../src/engine/model/backgroundModel';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
+import { chatJson, FakeOpenAiServer } from '../model/fakeOpenAiServer';
 
 class ScriptedModel implements BackgroundModel {
   readonly id = 'scripted-brief';
@@ -81,5 +85,31 @@ describe('morning briefing (R-MAINT-5)', () => {
     assert.match(text, /- No chat turns\./);
     assert.match(text, /- No notes created or reinforced\./);
     assert.match(text, /- Review queue: empty/);
+  });
+});
+
+describe('vscode-memory reflect (a real child process, a real loopback model server)', () => {
+  it('writes the briefing with the model part and prints its id as JSON', async () => {
+    const server = await FakeOpenAiServer.start(() => ({ json: chatJson('## What was achieved\nA quiet day.\n## Open threads\nNone.\n## Suggestions\nTake a break.') }));
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory reflect cli '));
+    try {
+      const cli = path.resolve(__dirname, '../../../../dist/cli.js');
+      const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [cli, 'reflect', '--base-url', server.baseUrl, '--model', 'brief-model', '--store', path.join(dir, 'store'), '--vault', path.join(dir, 'vault'), '--json']);
+        let stdout = '', stderr = '';
+        child.stdout.on('data', (d) => { stdout += d; });
+        child.stderr.on('data', (d) => { stderr += d; });
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      assert.equal(out.code, 0, out.stderr);
+      const r = JSON.parse(out.stdout) as { id: string; path: string; modelPart: string };
+      assert.equal(r.modelPart, 'written');
+      assert.match(r.id, /^vt:reflections\/\d{4}-\d{2}-\d{2}\.md$/);
+      assert.match(readFileSync(r.path, 'utf8'), /## Model's view \(brief-model\)\n\n### What was achieved\nA quiet day\./);
+      assert.equal(server.chats.length, 1);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
