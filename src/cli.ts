@@ -252,6 +252,23 @@ const COMMANDS: Record<string, Command> = {
       return (await c.engine()).consolidate({ model });
     },
   },
+  reflect: {
+    summary: 'writes the morning briefing about yesterday to reflections/<today>.md (R-MAINT-5)',
+    usage: 'reflect [--base-url URL --model M]',
+    options: { 'base-url': { type: 'string' }, model: { type: 'string' } },
+    run: async (p, c) => {
+      if (p.positionals.length) throw new MemoryError('E_USAGE', 'reflect takes no arguments');
+      const baseUrl = stringOpt(p.values['base-url']);
+      const modelId = stringOpt(p.values.model);
+      if (!baseUrl !== !modelId) throw new MemoryError('E_USAGE', 'reflect needs both --base-url and --model for a background model, or neither');
+      // Without a model only the deterministic part is written.
+      let host = '';
+      if (baseUrl) { try { host = new URL(baseUrl).host; } catch { throw new MemoryError('E_USAGE', '--base-url is not a URL'); } }
+      const model = baseUrl && modelId ? OpenAiBackgroundModel.fromSetting({ name: host, baseUrl, model: modelId }) : undefined;
+      const r = await (await c.engine()).reflect({ model });
+      return { id: r.id, path: r.path, day: r.day, about: r.about, modelPart: r.modelPart };
+    },
+  },
   rebuild: {
     summary: 'rebuilds every vault-derived row from the files',
     usage: 'rebuild',

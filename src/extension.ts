@@ -14,6 +14,7 @@ import { TurnRegistry } from './vscode/chat/turnRegistry';
 import { registerMemoryCommands } from './vscode/commands/memoryCommands';
 import { registerQuarantineCommands } from './vscode/commands/quarantineCommands';
 import { registerConsolidateCommand } from './vscode/commands/consolidateCommand';
+import { registerReflectCommand } from './vscode/commands/reflectCommand';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
 import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
@@ -140,6 +141,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerMemoryCommands(context, { host: engineHost, logger, project, documents });
     registerQuarantineCommands(context, { host: engineHost, logger });
     registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
+    registerReflectCommand(context, { host: engineHost, logger, settings: () => settings });
     registerDashboard(context, { host: engineHost, settings: () => settings, logger });
     const language = new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) });
     context.subscriptions.push(language);

@@ -9,6 +9,8 @@ import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from './host';
 import { defaultVaultDir } from './paths';
+import { reflect, REFLECTION_LAST_DAY, type ReflectionResult } from './maintain/reflection';
+import type { BackgroundModel } from './model/backgroundModel';
 import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
 export type { EngineFootprint, EngineHealth } from './maintain/health';
 import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
@@ -618,6 +620,24 @@ export class MemoryEngine extends Disposable {
     await this.index.embedPending();
     this.logger.info('review.promoted', { id, to: noteId });
     return { id: noteId, path: written.path };
+  }
+
+  /**
+   * The morning briefing (R-MAINT-5): `reflections/<today>.md` about yesterday — the deterministic part always,
+   * a model-written part with `model` (masked for a remote one, poison-gated). See maintain/reflection.ts.
+   */
+  async reflect(opts: { model?: BackgroundModel; signal?: AbortSignal } = {}): Promise<ReflectionResult> {
+    this.ensureOpen();
+    await this.vaultSynced;
+    await this.whenLogsWritten();
+    const r = await reflect({ store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger }, opts);
+    await this.index.embedPending();
+    return r;
+  }
+
+  /** The local day (`YYYY-MM-DD`) of the last briefing, shared by every window and the CLI; null: never. */
+  lastReflectionDay(): string | null {
+    return this.store.meta.get(REFLECTION_LAST_DAY) ?? null;
   }
 
   /** When the last consolidation ran (ms), shared by every window through the store; null: never. */

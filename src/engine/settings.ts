@@ -40,6 +40,8 @@ export interface EngineSettings {
   healthCritBytes: number;
   workingTtlHours: number;
   reflectionEnabled: boolean;
+  /** Local hour from which the daily briefing is written (R-MAINT-5). */
+  reflectionHour: number;
   /** Run consolidation (R-MAINT-1) once a night, after 03:00 local time (not in SPEC §10; default off). */
   consolidationNightly: boolean;
   toolsMaxCallsPerTurn: number;
@@ -75,6 +77,7 @@ export const DEFAULT_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   healthCritBytes: 536870912,
   workingTtlHours: 24,
   reflectionEnabled: false,
+  reflectionHour: 7,
   consolidationNightly: false,
   toolsMaxCallsPerTurn: 3,
 });

@@ -48,6 +48,8 @@ export interface Overview {
   episodicBySource: { source: string; count: number }[];
   newestEpisodic: ItemRow[];
   consolidationNote: string;
+  /** The latest morning briefing (R-MAINT-5): its note id, day and Markdown body (shown as text). */
+  briefing: { id: string; day: string; text: string } | null;
 }
 
 export interface EngineCard {

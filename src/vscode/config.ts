@@ -46,6 +46,7 @@ export const SETTING_KEYS: Readonly<Record<keyof EngineSettings, string>> = Obje
   healthCritBytes: 'health.critBytes',
   workingTtlHours: 'working.ttlHours',
   reflectionEnabled: 'reflection.enabled',
+  reflectionHour: 'reflection.hour',
   consolidationNightly: 'consolidation.nightly',
   toolsMaxCallsPerTurn: 'tools.maxCallsPerTurn',
 });

@@ -2,7 +2,7 @@
 // echoes its whole prompt must not make recalled memory come back as new memory (no echo); forgetting removes
 // the text from the daily log file. What the chat shows is read from the workbench's own chat export.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
@@ -13,8 +13,9 @@ import type { MemoryExtensionApi } from '../../src/extension';
 import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
-import { ask, isCapture, textOf, VENDOR } from './chatHarness';
-import { waitForEvent } from './waitFor';
+import { ask, isCapture, lastUser, textOf, VENDOR } from './chatHarness';
+import { until as untilEvent, waitForEvent } from './waitFor';
+import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 
 
 const ECHO = { vendor: VENDOR, id: 'echo-stub' };
@@ -24,6 +25,7 @@ function answer(req: RecordedRequest): Reply {
   if (req.url.endsWith('/models')) return { json: { data: [{ id: 'echo-model' }] } };
   const streamed = (text: string): Reply => ({ sse: sseOf([textChunk(text.slice(0, 40)), textChunk(text.slice(40), 'stop')]) });
   if (isCapture(req)) return streamed(JSON.stringify({ notes: [] }));
+  if (/morning briefing/.test(textOf(req))) return streamed('## What was achieved\nThe orbit service was renamed.\n## Open threads\nWhich tests cover it.\n## Suggestions\nRun the satellite tests first.');
   const msgs = (req.body?.messages ?? []) as { role: string; content?: unknown }[];
   const hasToolResult = msgs.some((m) => m.role === 'tool');
   if (/look it up in memory/.test(textOf(req)) && !hasToolResult) {
@@ -126,7 +128,7 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     // The echo model repeated the question in its reply: that is a message of its own; forgetting it too leaves no copy.
     for (const id of ev.saved?.ids.slice(1) ?? []) await vscode.commands.executeCommand('memory.forget', id, { confirmed: true });
     assert.ok(!readFileSync(logPath, 'utf8').includes('quokka-17'), 'the log file no longer holds the text');
-    const audit = engine.store.audit.list({ action: 'forget' }).at(-1)!;
+    const audit = engine.store.audit.list({ action: 'forget' }).filter((a) => a.itemId === userId).at(-1)!;
     assert.equal(audit.itemId, userId);
     assert.ok(!JSON.stringify(audit.detail).includes('quokka'), 'the audit row holds ids only');
   });
@@ -192,11 +194,36 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     assert.equal(second.conversation, first.conversation);
     assert.ok(second.recalled.includes(id), 'the block was recalled');
     const sent = server.chats.slice(from).filter((r) => !isCapture(r)).at(-1)!;
-    const block = /<memory-context>[\s\S]*?<\/memory-context>/.exec(textOf(sent))?.[0] ?? '';
+    // The current message's block (earlier echoed replies in the history carry older blocks).
+    const block = /<memory-context>\n[\s\S]*?<\/memory-context>/.exec(lastUser(sent))?.[0] ?? '';
     assert.match(block, new RegExp(`## Working memory \\[${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\]\\nTask: we decided to rename the orbit service`));
     assert.ok(block.indexOf('## Working memory') < (block.indexOf('## Recalled') < 0 ? Infinity : block.indexOf('## Recalled')), 'recalled first');
     // The dashboard's Working tab lists it.
     const rows = new DashboardData(engine, () => ({ includeSecrets: false })).working().rows;
     assert.ok(rows.some((r) => r.id === id), 'the Working tab lists the block');
+  });
+
+  it('writes the morning briefing with the scripted model and shows it as a dashboard card', async () => {
+    const r = await vscode.commands.executeCommand<{ id: string; path: string; day: string; modelPart: string } | undefined>('memory.reflect', { silent: true });
+    assert.ok(r, 'the command returned the briefing');
+    assert.equal(r.modelPart, 'written');
+    assert.match(r.id, /^vt:reflections\/\d{4}-\d{2}-\d{2}\.md$/);
+    const text = readFileSync(r.path, 'utf8');
+    assert.match(text, /## Waiting\n- Review queue: /);
+    assert.match(text, /## Model's view \(echo-stub\)\n\n### What was achieved\nThe orbit service was renamed\./);
+    assert.equal(engine.lastReflectionDay(), r.day);
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard()!;
+    const overview = new DashboardData(engine, () => ({ includeSecrets: false })).overview();
+    assert.equal(overview.briefing?.id, r.id);
+    assert.match(overview.briefing?.text ?? '', /^# Morning briefing /);
+    // The webview draws the overview (with the card) from the host's answer.
+    await untilEvent(panel.onDidRender, () => panel.rendered.has('overview') || undefined, 'the overview drawn', 30_000);
+    const posted = panel.responses.get('getOverview') as { result?: { briefing?: { id: string } | null } } | undefined;
+    assert.ok(posted?.result?.briefing, 'the overview the webview drew carries the briefing');
+    panel.dispose();
+    // Leave the shared vault as the later test files expect it (no reflections/ folder).
+    await engine.forget(r.id, 'test');
+    rmSync(path.dirname(r.path), { recursive: true, force: true });
   });
 });

@@ -186,6 +186,8 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
       counter('quarantined', 'quarantined (hidden)', c.quarantined),
       c.secretHidden ? counter('secret', 'secret (hidden)', c.secretHidden) : null),
     consolidation ? el('p', { class: 'muted', id: 'consolidation-note' }, `* ${consolidation}`) : null,
+    o.briefing ? el('section', { class: 'card briefing', id: 'briefing-card', 'aria-label': `Morning briefing ${o.briefing.day}` },
+      el('h2', {}, `Morning briefing — ${o.briefing.day}`), el('pre', { class: 'briefing-text' }, o.briefing.text)) : null,
     el('div', { class: 'cards' },
       card(`${basis}`,
         el('p', {}, `min ${fmtNum(o.salience.min)} · avg ${fmtNum(o.salience.avg)} · max ${fmtNum(o.salience.max)}`),

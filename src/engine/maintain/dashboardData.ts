@@ -1,6 +1,9 @@
 // Read-only queries behind the dashboard (R-UI-5): counts, pages of items, one note, the link graph.
 // Invariants: nothing here writes; quarantined items only ever appear as counts; secret items appear
 // only when includeSecrets is on (R-MEM-6); lists are paged; texts are cut to what a table needs.
+import { readFileSync } from 'node:fs';
+import { splitFrontmatter } from '../vault/noteParser';
+import { resolveInVault } from '../vault/vaultLayout';
 import type { MemoryEngine } from '../engine';
 import { MemoryError } from '../errors';
 import type { Item, ItemFilter } from '../store/repositories';
@@ -125,7 +128,23 @@ export class DashboardData {
       episodicBySource: top(bySource, 20).map(([source, count]) => ({ source, count })),
       newestEpisodic: newest.map((it) => this.row(it)),
       consolidationNote: CONSOLIDATION_NOTE,
+      briefing: this.briefing(),
     };
+  }
+
+  /** The newest note under reflections/ (one per day, named by the day), its body read from the file. */
+  private briefing(): Overview['briefing'] {
+    let latest: Item | undefined;
+    this.store.items.forEach({ kind: 'note', archived: false }, (it) => {
+      if (it.path && /^reflections\/\d{4}-\d{2}-\d{2}\.md$/.test(it.path) && it.trust !== 'quarantined' && (!latest || it.path > latest.path!)) latest = it;
+    });
+    if (!latest) return null;
+    try {
+      const text = splitFrontmatter(readFileSync(resolveInVault(this.engine.vaultDir, latest.path!), 'utf8')).body.trim();
+      return { id: latest.id, day: latest.path!.slice('reflections/'.length, -3), text: text.slice(0, 8_000) };
+    } catch {
+      return null;
+    }
   }
 
   private thresholds(): { promote: number; demote: number } {

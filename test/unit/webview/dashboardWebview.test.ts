@@ -34,6 +34,7 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
     episodicBySource: [{ source: 'derivation', count: 7 }],
     newestEpisodic: [{ id: 'fa:1', kind: 'fact', title: XSS, created: Date.parse('2026-11-02T09:00:00Z'), salience: 0.5, importance: 0.5, invalidated: false, tags: [], source: 'derivation' }],
     consolidationNote: 'Consolidation is not built yet.',
+    briefing: { id: 'vt:reflections/2026-11-02.md', day: '2026-11-02', text: `# Morning briefing 2026-11-02\n\n## 2026-11-01\n- 2 turn(s) ${XSS}` },
   },
   getEngine: {
     enabled: true, embedder: 'hash-256', embedderModel: 'off', embedderReason: 'configured', summariesWithVector: '1 of 1', factsWithVector: '4 of 5',
@@ -126,6 +127,7 @@ describe('The dashboard webview in headless Chromium', function () {
     assert.equal(await page.textContent('#count-promote .value'), '0');
     assert.match((await page.textContent('#consolidation-note'))!, /not built yet/);
     assert.match((await page.textContent('#engine-card'))!, /Facts with a vector4 of 5/);
+    assert.match((await page.textContent('#briefing-card'))!, /Morning briefing — 2026-11-02# Morning briefing 2026-11-02\n\n## 2026-11-01\n- 2 turn\(s\) <img/);
     assert.match((await page.textContent('#engine-card'))!, /Save filter skipped4 messages \(length_floor 3, echo 1\)/);
     assert.match((await page.textContent('#engine-card'))!, /Memory in RAM16\.2 MB/);
     assert.equal(await page.locator('svg.histogram rect.bar').count(), 10);
