@@ -374,20 +374,35 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
       out.push({ id: it.id, reason: 'untrusted-note', title: title(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
     }
   });
-  const live = new Map(scoreEpisodic(store, now, visible).map((s) => [s.item.id, s]));
-  for (const s of live.values()) {
-    const it = s.item;
-    if (it.kind === 'fact' && it.invalidatedAt !== null) {
-      const by = typeof it.meta.supersededBy === 'string' ? it.meta.supersededBy : null;
-      if (by) out.push({ id: it.id, reason: 'invalidated-conflict', title: title(it), detail: `superseded by ${by}` });
+  // Episodic items are judged on their scoring columns only (no item decoded); the few that make the
+  // queue are read in full for their titles. The source statistics are only needed for a live score.
+  const picked: { id: string; reason: ReviewEntry['reason']; detail: string }[] = [];
+  let stats: ReturnType<Store['itemSources']['sourceStats']> | undefined;
+  for (const r of store.items.scoreRows({ kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } })) {
+    if (out.length + picked.length >= limit) break;
+    if (r.kind === 'fact' && r.invalidatedAt !== null) {
+      if (r.supersededBy) picked.push({ id: r.id, reason: 'invalidated-conflict', detail: `superseded by ${r.supersededBy}` });
       continue;
     }
-    const v = it.salience ?? s.salience;
-    if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(it.kind)) {
-      out.push({ id: it.id, reason: 'near-threshold', title: title(it), detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` });
-    } else if (Math.abs(v - th.demote) <= th.margin && !it.pinned) {
-      out.push({ id: it.id, reason: 'near-threshold', title: title(it), detail: `near demotion (${v.toFixed(2)}; archived below ${th.demote})` });
+    let v = r.salience;
+    if (v === null) {
+      stats ??= store.itemSources.sourceStats(EPISODIC);
+      const st = stats.get(r.id);
+      v = salience({
+        kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: st?.count ?? 0,
+        lastSourceAt: st?.lastCreated ?? null, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
+      }, now);
     }
+    if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(r.kind)) {
+      picked.push({ id: r.id, reason: 'near-threshold', detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` });
+    } else if (Math.abs(v - th.demote) <= th.margin && !r.pinned) {
+      picked.push({ id: r.id, reason: 'near-threshold', detail: `near demotion (${v.toFixed(2)}; archived below ${th.demote})` });
+    }
+  }
+  const items = new Map(store.items.getMany(picked.map((p) => p.id)).map((it) => [it.id, it]));
+  for (const p of picked) {
+    const it = items.get(p.id);
+    if (it) out.push({ id: p.id, reason: p.reason, title: title(it), detail: p.detail });
   }
   return out.slice(0, limit);
 }

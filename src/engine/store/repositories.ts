@@ -239,6 +239,21 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
   return { where: sql, params: p };
 }
 
+/** One row of ItemsRepo.scoreRows. */
+export interface ScoreRow {
+  id: string;
+  kind: ItemKind;
+  created: number;
+  lastAccessed: number | null;
+  accessCount: number;
+  importance: number | null;
+  pinned: boolean;
+  salience: number | null;
+  invalidatedAt: number | null;
+  mentions: number | undefined;
+  supersededBy: string | null;
+}
+
 /** One group of ItemsRepo.overviewGroups. */
 export interface OverviewGroup {
   kind: ItemKind;
@@ -337,6 +352,25 @@ export class ItemsRepo extends Repo {
          SUM(trust <> 'quarantined' AND (secret = 0 OR ? = 1) AND archived_at IS NOT NULL) AS a FROM items WHERE kind = ?`,
       [withSecrets ? 1 : 0, withSecrets ? 1 : 0, kind]);
     return { quarantined: Number(r?.q ?? 0), secret: Number(r?.s ?? 0), archived: Number(r?.a ?? 0) };
+  }
+
+  /**
+   * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
+   * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
+   */
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): ScoreRow[] {
+    const { where, params } = whereOf(filter, false);
+    const r = this.q.get(
+      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
+         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END,
+         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END)) AS j
+       FROM (SELECT * FROM items${where} ORDER BY created, id)`, params);
+    return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null]>(r?.j)
+      .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy]) => ({
+        id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
+        importance: importance === null ? null : Number(importance), pinned: pinned === 1, salience: sal === null ? null : Number(sal),
+        invalidatedAt: invalidatedAt === null ? null : Number(invalidatedAt), mentions: mentions === null ? undefined : Number(mentions), supersededBy,
+      }));
   }
 
   /** Tags of the matching items with how many carry each, most first, then by tag (json_each inside SQLite). */

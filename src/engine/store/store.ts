@@ -428,7 +428,7 @@ export class Store extends Disposable {
   /** Whether the journal has grown enough, relative to the snapshot, for a compaction of this kind. */
   private worthCompacting(kind: 'write' | 'idle' | 'close'): boolean {
     const journal = this.journalOffset - JOURNAL_HEADER_BYTES;
-    if (journal <= 0) return false;
+    if (journal <= 0 || (kind === 'write' && this.journalOffset <= this.compactBytes)) return false;
     const snapshot = statIno(this.dbPath)?.size ?? 0;
     if (kind === 'write') return this.journalOffset > Math.max(this.compactBytes, this.compactRatio * snapshot);
     if (snapshot < this.smallSnapshotBytes) return kind === 'close' || this.journalOffset > this.idleCompactBytes;
