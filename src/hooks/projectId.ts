@@ -4,7 +4,7 @@
 // (vscode/config.ts) and the agent hooks (which only get a `cwd`) both derive it here, so an agent started
 // in a workspace writes into the same project that `@memory` reads in that window.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** `memory.projectId`'s grammar: lower case, [a-z0-9._-], at most 64 chars. */
@@ -12,13 +12,43 @@ export function cleanProjectId(s: string): string {
   return s.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
 }
 
-/** What identifies a repository: its `origin` URL without scheme, user and `.git`; undefined without one. */
-export function gitOriginIdentity(folderFsPath: string): string | undefined {
+/** 64 KB: a git config larger than this is not a repository's ordinary config (as vscode/config.ts). */
+const MAX_GIT_CONFIG_BYTES = 64 * 1024;
+
+function readSmall(file: string): string | undefined {
   try {
-    const gitConfig = readFileSync(path.join(folderFsPath, '.git', 'config'), 'utf8');
-    const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(gitConfig)?.[1];
+    if (statSync(file).size > MAX_GIT_CONFIG_BYTES) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What identifies a repository: its `origin` URL without scheme, user and `.git`; undefined without one.
+ * Like the extension's reader (vscode/config.ts gitOriginOf), a worktree or submodule — whose `.git` is a file
+ * `gitdir: …` — is followed to the repository it belongs to (`commondir`), so an agent started in a worktree
+ * files into the same project as the window.
+ */
+export function gitOriginIdentity(folderFsPath: string): string | undefined {
+  const dotGit = path.join(folderFsPath, '.git');
+  let configs = [path.join(dotGit, 'config')];
+  try {
+    if (statSync(dotGit).isFile()) {
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readSmall(dotGit) ?? '')?.[1]?.trim();
+      if (!pointer) return undefined;
+      const gitDir = path.resolve(folderFsPath, pointer);
+      const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
+      const commonDir = common ? path.resolve(gitDir, common) : gitDir;
+      configs = [path.join(commonDir, 'config'), path.join(gitDir, 'config')];
+    }
+  } catch {
+    return undefined; // not a git repository: the folder's location identifies it
+  }
+  for (const file of configs) {
+    const origin = /\[remote "origin"\][^[]*?url\s*=\s*(\S+)/.exec(readSmall(file) ?? '')?.[1];
     if (origin) return origin.replace(/\.git$/, '').replace(/^[a-z]+:\/\/([^@/]+@)?/i, '').replace(/^[^@]+@([^:]+):/, '$1/');
-  } catch { /* not a git repository: the folder's location identifies it */ }
+  }
   return undefined;
 }
 
