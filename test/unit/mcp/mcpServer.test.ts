@@ -156,7 +156,7 @@ describe('MCP server in the shipped bundle', function () {
       assert.equal(client.getServerVersion()?.name, 'vscode-memory');
       assert.equal((await client.listTools()).tools.length, 5);
       assert.match(textOf(await client.callTool({ name: 'memory_save', arguments: { text: 'The user writes commit messages in English.', scope: 'project' } })),
-        /refused \(scope gate, E_SCOPE_UNRESOLVED\): no project is open here/, 'without --project, scope "project" is refused');
+        /Saved as \[source:[^\]]+\] \([a-z]+, this project only\)/, 'without --project, the folder it runs in is the project (as for the hooks)');
       await client.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
