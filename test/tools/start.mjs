@@ -72,7 +72,6 @@ How should I name the bookmark sync command?
 \`bookmarks sync\` reads well and leaves room for \`bookmarks export\` later.
 `);
   write('workspace/README.md', '# Demo workspace\n\nOpen the Memory view in the activity bar to browse the demo vault.\n');
-  write('workspace/.vscode/settings.json', JSON.stringify({ 'memory.vaultPath': VAULT, 'memory.projectId': 'demo' }, null, 2) + '\n');
 }
 
 function portFree(port) {
@@ -87,9 +86,14 @@ async function main() {
   writeDemoVault();
   console.log(`[start] demo vault: ${VAULT}`);
 
+  // Memory's settings are personal (a workspace never steers memory, issue #12): the demo's vault and project
+  // go into the demo profile's user settings, never into the workspace's .vscode/settings.json.
+  const userData = join(DEMO, 'user-data');
+  writeUserSettings(userData, { 'memory.vaultPath': VAULT, 'memory.projectId': 'demo' });
+
   if (spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0) {
     console.log('[start] opening VS Code with the extension under development');
-    const child = spawn('code', ['--extensionDevelopmentPath=' + ROOT, WORKSPACE], { stdio: 'inherit' });
+    const child = spawn('code', ['--user-data-dir=' + userData, '--extensionDevelopmentPath=' + ROOT, WORKSPACE], { stdio: 'inherit' });
     child.on('exit', (c) => process.exit(c ?? 0));
     return;
   }
@@ -98,8 +102,6 @@ async function main() {
   // An explicit PORT must be free (the preflight said so); else 8080, else any free port.
   const port = process.env.PORT ? Number(process.env.PORT) : (await portFree(8080)) ? 8080 : await freePort();
   const home = join(DEMO, 'home');
-  const userData = join(DEMO, 'user-data');
-  writeUserSettings(userData, { 'memory.vaultPath': VAULT });
   const server = await startCodeServer({
     home, userDataDir: userData, extensionsDir: join(DEMO, 'extensions'), workspace: WORKSPACE, port,
     logFile: join(DEMO, 'code-server.log'),
