@@ -18,7 +18,7 @@ import { registerReflectCommand } from './vscode/commands/reflectCommand';
 import { MEMORY_SCHEME, MemoryDocumentProvider } from './vscode/commands/memoryDocuments';
 import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMemoryTools';
 import { registerStatusCommand } from './vscode/commands/statusCommand';
-import { registerAgentHooks, type AgentHooks } from './vscode/agents/connectAgents';
+import { agentRows, registerAgentHooks, type AgentHooks } from './vscode/agents/connectAgents';
 import { registerVaultCommands } from './vscode/commands/vaultCommands';
 import { EngineHost } from './vscode/engineHost';
 import { EmbedderController } from './vscode/embedderController';
@@ -142,7 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerQuarantineCommands(context, { host: engineHost, logger });
     registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
     registerReflectCommand(context, { host: engineHost, logger, settings: () => settings });
-    registerDashboard(context, { host: engineHost, settings: () => settings, logger });
+    registerDashboard(context, { host: engineHost, settings: () => settings, logger, agents: () => agentRows(agents.status()) });
     const language = new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) });
     context.subscriptions.push(language);
 

@@ -8,19 +8,35 @@
 //   our matcher groups `{"hooks": [{"type": "command", "command", "timeout"}]}` are appended to its `hooks`
 //   arrays and nothing else is touched. The original bytes are kept as a backup; disconnecting restores them
 //   byte for byte when the file still holds exactly what we wrote, else removes only our entries.
-// Every command runs the launcher (in the extension's global storage), never `node` from PATH.
+// - MCP (memory tools for agents outside VS Code, `vscode-memory mcp`): one `vscode-memory` entry under
+//   `mcpServers` in Copilot CLI's `~/.copilot/mcp-config.json` (docs.github.com/en/copilot/how-tos/copilot-cli/
+//   customize-copilot/add-mcp-servers: `{"mcpServers": {name: {"type": "stdio", "command", "args", "env",
+//   "tools": ["*"]}}}`) and in Claude Code's user-scope `~/.claude.json` (code.claude.com/docs/en/mcp, "user"
+//   scope: `{"mcpServers": {name: {"type": "stdio", "command", "args", "env"}}}`). Both files hold other servers
+//   and, for Claude Code, its whole state: only our key is added, and only our key is removed again.
+// Every command runs a launcher (in the extension's global storage), never `node` from PATH.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-export type AgentTarget = 'copilot' | 'claude-code';
+export type AgentTarget = 'copilot' | 'claude-code' | 'copilot-cli-mcp' | 'claude-code-mcp';
+export const AGENT_TARGETS: readonly AgentTarget[] = ['copilot', 'claude-code', 'copilot-cli-mcp', 'claude-code-mcp'];
 
 export interface LauncherPaths {
-  /** The launcher for sh (macOS, Linux). */
+  /** The hook launcher for sh (macOS, Linux). */
   sh: string;
-  /** The launcher for Windows (cmd). */
+  /** The hook launcher for Windows (cmd). */
   cmd: string;
+  /** The MCP server launcher for sh (`vscode-memory mcp`). */
+  mcpSh: string;
+  /** The MCP server launcher for Windows. */
+  mcpCmd: string;
 }
+
+/** The name of our entry under `mcpServers`. */
+export const MCP_SERVER_NAME = 'vscode-memory';
+/** Marks the MCP launcher (found again whatever its folder). */
+export const MCP_MARK = 'memory-mcp';
 
 /** Marks a command as ours (found again on disconnect whatever the launcher's folder). */
 export const COMMAND_MARK = 'memory-hook';
@@ -29,7 +45,7 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const psQuote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The command line an agent runs for one event. */
-export function hookCommandLine(launcher: LauncherPaths, agent: 'copilot' | 'claude-code', event: string, windows = process.platform === 'win32'): string {
+export function hookCommandLine(launcher: Pick<LauncherPaths, 'sh' | 'cmd'>, agent: 'copilot' | 'claude-code', event: string, windows = process.platform === 'win32'): string {
   return windows ? `& ${psQuote(launcher.cmd)} --agent ${agent} --event ${event}` : `${shQuote(launcher.sh)} --agent ${agent} --event ${event}`;
 }
 
@@ -53,11 +69,62 @@ export function copilotHooksDocument(launcher: LauncherPaths): string {
 export interface AgentLocations {
   copilotFile: string;
   claudeSettings: string;
+  /** Copilot CLI's MCP servers. */
+  copilotMcpFile: string;
+  /** Claude Code's user-scope configuration (MCP servers among its state). */
+  claudeUserConfig: string;
 }
 
 export function agentLocations(home: string, env: NodeJS.ProcessEnv = process.env): AgentLocations {
   const copilotHome = env.COPILOT_HOME || path.join(home, '.copilot');
-  return { copilotFile: path.join(copilotHome, 'hooks', 'vscode-memory.json'), claudeSettings: path.join(home, '.claude', 'settings.json') };
+  return {
+    copilotFile: path.join(copilotHome, 'hooks', 'vscode-memory.json'), claudeSettings: path.join(home, '.claude', 'settings.json'),
+    copilotMcpFile: path.join(copilotHome, 'mcp-config.json'), claudeUserConfig: path.join(home, '.claude.json'),
+  };
+}
+
+/** The file a target writes. */
+export function targetFile(target: AgentTarget, loc: AgentLocations): string {
+  switch (target) {
+    case 'copilot': return loc.copilotFile;
+    case 'claude-code': return loc.claudeSettings;
+    case 'copilot-cli-mcp': return loc.copilotMcpFile;
+    case 'claude-code-mcp': return loc.claudeUserConfig;
+  }
+}
+
+/** Our MCP server entry for an agent's `mcpServers`: the MCP launcher, nothing from PATH. */
+export function mcpServerEntry(target: 'copilot-cli-mcp' | 'claude-code-mcp', launcher: LauncherPaths, windows = process.platform === 'win32'): Record<string, unknown> {
+  const entry: Record<string, unknown> = { type: 'stdio', command: windows ? launcher.mcpCmd : launcher.mcpSh, args: [], env: {} };
+  if (target === 'copilot-cli-mcp') entry.tools = ['*'];
+  return entry;
+}
+
+function isOurMcpEntry(v: unknown): boolean {
+  const c = (v as { command?: unknown } | null)?.command;
+  return typeof c === 'string' && c.includes(MCP_MARK);
+}
+
+/** Our entry added to (or replaced in) a settings object's `mcpServers`; another server of that name is refused. */
+export function withMcpServer(settings: Record<string, unknown>, entry: Record<string, unknown>, file: string): Record<string, unknown> {
+  const out = { ...settings };
+  const servers = (typeof out.mcpServers === 'object' && out.mcpServers !== null && !Array.isArray(out.mcpServers)) ? { ...(out.mcpServers as Record<string, unknown>) } : {};
+  if (servers[MCP_SERVER_NAME] !== undefined && !isOurMcpEntry(servers[MCP_SERVER_NAME])) {
+    throw new AgentConfigError('E_AGENT_SETTINGS_INVALID', `${file} already has another MCP server named "${MCP_SERVER_NAME}"; it was left unchanged`);
+  }
+  servers[MCP_SERVER_NAME] = entry;
+  out.mcpServers = servers;
+  return out;
+}
+
+/** Our entry removed from `mcpServers` (other servers untouched; an emptied `mcpServers` stays as `{}`). */
+export function withoutMcpServer(settings: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...settings };
+  if (typeof out.mcpServers !== 'object' || out.mcpServers === null || Array.isArray(out.mcpServers)) return out;
+  const servers = { ...(out.mcpServers as Record<string, unknown>) };
+  if (isOurMcpEntry(servers[MCP_SERVER_NAME])) delete servers[MCP_SERVER_NAME];
+  out.mcpServers = servers;
+  return out;
 }
 
 /** What connecting changed, kept in our storage so disconnecting can undo exactly that. */
@@ -134,7 +201,10 @@ export function connectAgent(target: AgentTarget, loc: AgentLocations, launcher:
     atomicWrite(loc.copilotFile, doc);
     return { target, file: loc.copilotFile, connectedAt: Date.now(), createdDirs, backup, writtenHash: sha(doc) };
   }
-  const file = loc.claudeSettings;
+  const file = targetFile(target, loc);
+  const transform = (parsed: Record<string, unknown>): Record<string, unknown> => target === 'claude-code'
+    ? withClaudeHooks(parsed, launcher)
+    : withMcpServer(parsed, mcpServerEntry(target, launcher), file);
   let original: Buffer | undefined;
   try { original = readFileSync(file); } catch { /* no settings yet */ }
   let parsed: Record<string, unknown> = {};
@@ -147,10 +217,11 @@ export function connectAgent(target: AgentTarget, loc: AgentLocations, launcher:
       throw new AgentConfigError('E_AGENT_SETTINGS_INVALID', `${file} is not a JSON object; it was left unchanged`);
     }
   }
+  const next = transform(parsed); // may refuse (another server of our name): nothing written yet
   const createdDirs = previous?.createdDirs ?? mkdirs(path.dirname(file));
-  const backup = previous ? previous.backup : original !== undefined ? saveBackup(file, backupDir, 'claude') : null;
+  const backup = previous ? previous.backup : original !== undefined ? saveBackup(file, backupDir, target) : null;
   const indent = original ? detectIndent(original.toString('utf8')) : 2;
-  const text = JSON.stringify(withClaudeHooks(parsed, launcher), null, indent) + '\n';
+  const text = JSON.stringify(next, null, indent) + '\n';
   atomicWrite(file, text);
   return { target, file, connectedAt: Date.now(), createdDirs, backup, writtenHash: sha(text) };
 }
@@ -170,7 +241,8 @@ export function disconnectAgent(rec: ConnectionRecord): 'restored' | 'removed-en
     try { parsed = JSON.parse(now.toString('utf8')) as Record<string, unknown>; } catch {
       throw new AgentConfigError('E_AGENT_SETTINGS_INVALID', `${rec.file} is no longer valid JSON; remove the "${COMMAND_MARK}" hooks by hand`);
     }
-    atomicWrite(rec.file, JSON.stringify(withoutClaudeHooks(parsed), null, detectIndent(now.toString('utf8'))) + '\n');
+    const rest = rec.target === 'claude-code' ? withoutClaudeHooks(parsed) : withoutMcpServer(parsed);
+    atomicWrite(rec.file, JSON.stringify(rest, null, detectIndent(now.toString('utf8'))) + '\n');
     result = 'removed-entries';
   }
   if (rec.backup) { try { unlinkSync(rec.backup); } catch { /* gone */ } }
@@ -194,8 +266,10 @@ function detectIndent(text: string): number | string {
 /** Does `file` hold our hooks (connected outside this window too)? */
 export function isConnected(target: AgentTarget, loc: AgentLocations): boolean {
   try {
-    const text = readFileSync(target === 'copilot' ? loc.copilotFile : loc.claudeSettings, 'utf8');
-    return text.includes(COMMAND_MARK);
+    const text = readFileSync(targetFile(target, loc), 'utf8');
+    if (target === 'copilot' || target === 'claude-code') return text.includes(COMMAND_MARK);
+    const servers = (JSON.parse(text) as { mcpServers?: Record<string, unknown> }).mcpServers;
+    return isOurMcpEntry(servers?.[MCP_SERVER_NAME]);
   } catch {
     return false;
   }
@@ -205,7 +279,7 @@ export function isConnected(target: AgentTarget, loc: AgentLocations): boolean {
  * The launcher scripts' text: the editor's own runtime as Node, the hook entry, the store, the vault and the
  * socket (named explicitly: an agent's environment — TMPDIR, XDG_RUNTIME_DIR — need not match VS Code's).
  */
-export function launcherScripts(o: { execPath: string; hookJs: string; storeDir: string; vaultDir: string; socket: string }): { sh: string; cmd: string } {
+export function launcherScripts(o: { execPath: string; hookJs: string; cliJs?: string; storeDir: string; vaultDir: string; socket: string }): { sh: string; cmd: string; mcpSh: string; mcpCmd: string } {
   const sh = [
     '#!/bin/sh',
     '# Memory for VS Code: runs an agent hook with the editor\'s own runtime (no node on PATH needed).',
@@ -221,5 +295,22 @@ export function launcherScripts(o: { execPath: string; hookJs: string; storeDir:
     `${q(o.execPath)} ${q(o.hookJs)} --store ${q(o.storeDir)} --vault ${q(o.vaultDir)} --socket ${q(o.socket)} %*`,
     '',
   ].join('\r\n');
-  return { sh, cmd };
+  // The MCP server: `vscode-memory mcp` from the shipped CLI bundle, on the same store and vault; its project is
+  // the folder the agent starts it in (as for the hooks).
+  const cliJs = o.cliJs ?? path.join(path.dirname(o.hookJs), 'cli.js');
+  const mcpSh = [
+    '#!/bin/sh',
+    '# Memory for VS Code: the memory tools as an MCP server (stdio) for agents outside VS Code, with the editor\'s runtime.',
+    '# Rewritten on every activation (an extension update moves its folder); do not edit.',
+    `ELECTRON_RUN_AS_NODE=1 exec ${shQuote(o.execPath)} ${shQuote(cliJs)} mcp --store ${shQuote(o.storeDir)} --vault ${shQuote(o.vaultDir)} "$@"`,
+    '',
+  ].join('\n');
+  const mcpCmd = [
+    '@echo off',
+    'rem Memory for VS Code: the memory tools as an MCP server (stdio). Rewritten on every activation.',
+    'set ELECTRON_RUN_AS_NODE=1',
+    `${q(o.execPath)} ${q(cliJs)} mcp --store ${q(o.storeDir)} --vault ${q(o.vaultDir)} %*`,
+    '',
+  ].join('\r\n');
+  return { sh, cmd, mcpSh, mcpCmd };
 }

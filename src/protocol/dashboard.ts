@@ -132,10 +132,22 @@ export interface ReviewActionResult {
 
 export interface QuarantineRowView { id: string; created: number; provider: string | null; model: string | null; status: string; reason: string | null; counts: Record<string, number>; items: number }
 
+/** One agent connection (Memory: Connect Agents): hooks record turns; an MCP server gives the memory tools. */
+export interface AgentRowView {
+  /** What is connected, e.g. "Copilot (VS Code)", "Claude Code MCP". */
+  name: string;
+  kind: 'hooks' | 'mcp';
+  connected: boolean;
+  /** Epoch ms of the last turn its hooks recorded (hooks only). */
+  lastRecordedAt: number | null;
+  turns: number;
+}
+
 /** Request name → [params, result]. The single source of both sides' types. */
 export interface DashboardApi {
   getOverview: [Record<string, never>, Overview];
   getEngine: [Record<string, never>, EngineCard];
+  getAgents: [Record<string, never>, AgentRowView[]];
   getWorking: [PageRequest, Page<ItemRow>];
   getEpisodic: [PageRequest, Page<ItemRow>];
   getItem: [{ id: string }, ItemDetail];
@@ -164,7 +176,7 @@ export type DashboardResponse =
 export type DashboardToWebview = { type: 'init'; version: 1 } | { type: 'changed' } | DashboardResponse;
 
 export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
-  'getOverview', 'getEngine', 'getWorking', 'getEpisodic', 'getItem', 'getNotes', 'getNote', 'getArchive', 'getGraph', 'getTags',
+  'getOverview', 'getEngine', 'getAgents', 'getWorking', 'getEpisodic', 'getItem', 'getNotes', 'getNote', 'getArchive', 'getGraph', 'getTags',
   'getReview', 'getQuarantines', 'reviewAction',
 ];
 

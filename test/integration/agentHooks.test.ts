@@ -9,10 +9,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
 import type { MemoryExtensionApi } from '../../src/extension';
 import { fileUriString, projectIdForFolder } from '../../src/hooks/projectId';
+import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 import { derivedProjectId } from '../../src/vscode/config';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
@@ -103,13 +106,60 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     assert.match(hookLog(api).trim().split('\n').at(-1)!, /agent=claude-code .*path=process/);
 
     const status = await vscode.commands.executeCommand<{ agents?: { target: string; connected: boolean }[] }>('memory.showStatus');
-    assert.deepEqual(status?.agents?.map((a) => [a.target, a.connected]), [['copilot', true], ['claude-code', true]]);
+    assert.deepEqual(status?.agents?.map((a) => [a.target, a.connected]), [['copilot', true], ['claude-code', true], ['copilot-cli-mcp', false], ['claude-code-mcp', false]]);
 
     const results = await vscode.commands.executeCommand<string[]>('memory.disconnectAgents', ['copilot', 'claude-code']);
     assert.deepEqual(results, ['restored', 'restored']);
     assert.equal(readFileSync(claude, 'utf8'), original, 'Claude Code\'s settings are byte for byte what they were');
     assert.equal(existsSync(copilotFile), false);
     assert.equal(existsSync(path.join(home, '.copilot')), false, 'the folders connecting created are gone too');
+  });
+
+  it('registers the memory tools as an MCP server for Copilot CLI and Claude Code; the command it wrote serves them with the editor\'s runtime; the dashboard lists the connections', async () => {
+    const home = homedir();
+    const claudeState = path.join(home, '.claude.json');
+    const state = '{\n  "numStartups": 3,\n  "mcpServers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }\n  }\n}\n';
+    writeFileSync(claudeState, state);
+    const recs = await vscode.commands.executeCommand<{ target: string }[]>('memory.connectAgents', ['copilot-cli-mcp', 'claude-code-mcp']);
+    assert.deepEqual(recs?.map((r) => r.target), ['copilot-cli-mcp', 'claude-code-mcp']);
+    const copilotMcp = JSON.parse(readFileSync(path.join(home, '.copilot', 'mcp-config.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[]; tools: string[] }> };
+    assert.deepEqual(copilotMcp.mcpServers['vscode-memory']!.tools, ['*']);
+    const claude = JSON.parse(readFileSync(claudeState, 'utf8')) as { numStartups: number; mcpServers: Record<string, { type: string; command: string; args: string[] }> };
+    assert.equal(claude.numStartups, 3);
+    assert.deepEqual(Object.keys(claude.mcpServers), ['github', 'vscode-memory']);
+    const entry = claude.mcpServers['vscode-memory']!;
+    assert.equal(entry.command, api.agents.launcher.mcpSh);
+    const launcher = readFileSync(entry.command, 'utf8');
+    assert.ok(launcher.includes(`ELECTRON_RUN_AS_NODE=1 exec '${process.execPath}'`), 'the MCP launcher runs the editor\'s runtime');
+
+    // Exactly what Claude Code runs: the command and args from its file, no node on PATH, cwd = the project.
+    const uid = `mcp-${Date.now()}`;
+    await engine.remember({ text: `The MCP test marker ${uid} says the nightly build runs on runner gpu-4.`, project: api.project().project });
+    const client = new Client({ name: 'claude-code-stand-in', version: '1' });
+    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: workspace().uri.fsPath, env: { HOME: home, PATH: '/nonexistent' }, stderr: 'ignore' }));
+    try {
+      assert.equal((await client.listTools()).tools.length, 5);
+      const found = JSON.stringify(await client.callTool({ name: 'memory_search', arguments: { query: `nightly build runner ${uid}` } }));
+      assert.match(found, new RegExp(`${uid}.*gpu-4`), 'the server answers from the same store, for the workspace\'s project');
+    } finally {
+      await client.close();
+    }
+
+    // The dashboard's Agents card asks the host the way the webview does.
+    await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
+    const panel = api.dashboard()!;
+    const answered = until(panel.onDidPost, () => {
+      const m = panel.lastMessage as { type: string; id?: number; result?: { name: string; kind: string; connected: boolean }[] } | undefined;
+      return m?.type === 'response' && m.id === 7001 ? m : undefined;
+    }, 'the getAgents answer', 30_000);
+    await panel.receive({ type: 'request', id: 7001, method: 'getAgents', params: {} });
+    const rows = (await answered).result!;
+    assert.deepEqual(rows.filter((r) => r.kind === 'mcp').map((r) => [r.name, r.connected]), [['Copilot CLI MCP', true], ['Claude Code MCP', true]]);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    assert.deepEqual(await vscode.commands.executeCommand<string[]>('memory.disconnectAgents', ['copilot-cli-mcp', 'claude-code-mcp']), ['restored', 'restored']);
+    assert.equal(readFileSync(claudeState, 'utf8'), state, 'Claude Code\'s state file is byte for byte what it was');
+    assert.equal(existsSync(path.join(home, '.copilot')), false);
   });
 
   describe('end to end with Copilot\'s agent (Agent mode, bridge model, scripted server)', () => {

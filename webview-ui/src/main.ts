@@ -169,7 +169,7 @@ function histogram(bins: { from: number; to: number; count: number }[], basis: s
 }
 
 async function renderOverview(panel: HTMLElement): Promise<void> {
-  const [o, e] = await Promise.all([request('getOverview', {}), request('getEngine', {})]);
+  const [o, e, agents] = await Promise.all([request('getOverview', {}), request('getEngine', {}), request('getAgents', {})]);
   const c = o.counts;
   const consolidation = o.consolidationNote || undefined;
   const basis = o.salience.basis === 'importance' ? 'Importance (no salience yet)' : o.salience.basis === 'mixed' ? 'Salience (importance where unset)' : 'Salience';
@@ -193,6 +193,7 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
         el('p', {}, `min ${fmtNum(o.salience.min)} · avg ${fmtNum(o.salience.avg)} · max ${fmtNum(o.salience.max)}`),
         histogram(o.histogram, basis)),
       card('Recall engine', engineList(e)),
+      card('Agents', agentList(agents)),
       card('Top tags', o.topTags.length ? el('ul', { class: 'plain' }, ...o.topTags.map((t) => el('li', {}, el('span', { class: 'tag' }, `#${t.tag}`), ` ${t.count}`))) : el('p', { class: 'muted' }, 'No tags yet.')),
       card('Episodic by source', o.episodicBySource.length ? el('ul', { class: 'plain' }, ...o.episodicBySource.map((s) => el('li', {}, `${s.source}: ${s.count}`))) : el('p', { class: 'muted' }, 'Nothing yet.'))),
     card('Newest episodic items', o.newestEpisodic.length
@@ -210,6 +211,15 @@ function fmtBytes(n: number): string {
   if (n >= 1048576) return `${(n / 1048576).toFixed(1)} MB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
   return `${n} bytes`;
+}
+
+/** Connected agents (Memory: Connect Agents): hooks with their last recorded turn, MCP servers registered. */
+function agentList(rows: DashboardApi['getAgents'][1]): HTMLElement {
+  const on = rows.filter((r) => r.connected);
+  if (!on.length) return el('p', { class: 'muted', id: 'agents-none' }, 'No agents connected. Run "Memory: Connect Agents…" to give Copilot\'s agent, Copilot CLI or Claude Code this memory.');
+  return el('ul', { class: 'plain', id: 'agents-list' }, ...on.map((r) => el('li', {},
+    el('strong', {}, r.name), ' — ',
+    r.kind === 'mcp' ? 'memory tools (MCP)' : r.lastRecordedAt ? `${r.turns} turn${r.turns === 1 ? '' : 's'} recorded, last ${fmtDate(r.lastRecordedAt)}` : 'no turn recorded yet')));
 }
 
 function engineList(e: DashboardApi['getEngine'][1]): HTMLElement {

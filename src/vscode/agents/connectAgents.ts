@@ -14,7 +14,7 @@ import type { Logger } from '../../engine/host';
 import type { EngineSettings } from '../../engine/settings';
 import { captureDepsOf, captureTurn } from '../../engine/write/capture';
 import {
-  agentLocations, AgentConfigError, connectAgent, disconnectAgent, isConnected, launcherScripts,
+  AGENT_TARGETS, agentLocations, AgentConfigError, connectAgent, disconnectAgent, isConnected, launcherScripts, MCP_SERVER_NAME,
   type AgentLocations, type AgentTarget, type ConnectionRecord, type LauncherPaths,
 } from '../../hooks/agentConfig';
 import { defaultProjectOf, handleHook } from '../../hooks/hookHandler';
@@ -22,15 +22,18 @@ import { HOOK_AGENTS, parseHookInput, type HookAgent } from '../../hooks/hookInp
 import { hookSocketPath, HookSocketServer } from '../../hooks/hookSocket';
 import { HookState, type AgentActivity } from '../../hooks/hookState';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
+import type { AgentRowView } from '../../protocol/dashboard';
 import type { ProjectContext } from '../config';
 import { codeOf, commandRegistrar, type EngineHost } from '../engineHost';
 
 export const CONNECT_AGENTS_COMMAND = 'memory.connectAgents';
 export const DISCONNECT_AGENTS_COMMAND = 'memory.disconnectAgents';
 
-const TARGETS: { target: AgentTarget; label: string; detail: (l: AgentLocations) => string; agents: HookAgent[] }[] = [
-  { target: 'copilot', label: 'GitHub Copilot — agent mode in VS Code and Copilot CLI', detail: (l) => l.copilotFile, agents: ['copilot-vscode', 'copilot-cli'] },
-  { target: 'claude-code', label: 'Claude Code', detail: (l) => l.claudeSettings, agents: ['claude-code'] },
+const TARGETS: { target: AgentTarget; label: string; name: string; detail: (l: AgentLocations) => string; agents: HookAgent[] }[] = [
+  { target: 'copilot', label: 'GitHub Copilot — agent mode in VS Code and Copilot CLI', name: 'Copilot hooks', detail: (l) => `hooks: ${l.copilotFile}`, agents: ['copilot-vscode', 'copilot-cli'] },
+  { target: 'claude-code', label: 'Claude Code', name: 'Claude Code hooks', detail: (l) => `hooks: ${l.claudeSettings}`, agents: ['claude-code'] },
+  { target: 'copilot-cli-mcp', label: 'Copilot CLI — memory tools (MCP server)', name: 'Copilot CLI MCP', detail: (l) => `MCP server "${MCP_SERVER_NAME}": ${l.copilotMcpFile}`, agents: [] },
+  { target: 'claude-code-mcp', label: 'Claude Code — memory tools (MCP server)', name: 'Claude Code MCP', detail: (l) => `MCP server "${MCP_SERVER_NAME}" (user scope): ${l.claudeUserConfig}`, agents: [] },
 ];
 
 const AGENT_NAMES: Record<HookAgent, string> = { 'copilot-vscode': 'Copilot (VS Code)', 'copilot-cli': 'Copilot CLI', 'claude-code': 'Claude Code' };
@@ -66,7 +69,10 @@ export class AgentHooks implements vscode.Disposable {
   constructor(private readonly context: vscode.ExtensionContext, private readonly deps: AgentHooksDeps) {
     this.storeDir = path.resolve(context.globalStorageUri.fsPath);
     const bin = path.join(this.storeDir, 'bin');
-    this.launcher = { sh: path.join(bin, 'memory-hook'), cmd: path.join(bin, 'memory-hook.cmd') };
+    this.launcher = {
+      sh: path.join(bin, 'memory-hook'), cmd: path.join(bin, 'memory-hook.cmd'),
+      mcpSh: path.join(bin, 'memory-mcp'), mcpCmd: path.join(bin, 'memory-mcp.cmd'),
+    };
     this.state = new HookState(this.storeDir);
     this.socketPath = hookSocketPath(this.storeDir);
   }
@@ -78,7 +84,7 @@ export class AgentHooks implements vscode.Disposable {
   /** (Re)writes the launcher scripts for the current runtime, extension folder, store and vault. */
   writeLauncher(): void {
     const s = launcherScripts({
-      execPath: process.execPath, hookJs: path.join(this.context.extensionPath, 'dist', 'hook.js'),
+      execPath: process.execPath, hookJs: path.join(this.context.extensionPath, 'dist', 'hook.js'), cliJs: path.join(this.context.extensionPath, 'dist', 'cli.js'),
       storeDir: this.storeDir, vaultDir: path.resolve(this.deps.vaultPath()), socket: this.socketPath,
     });
     // The cold path (no window answering) maps a cwd to this window's project, memory.projectId included.
@@ -88,7 +94,9 @@ export class AgentHooks implements vscode.Disposable {
       if (project) this.state.rememberWorkspace(path.resolve(folder.uri.fsPath), project);
     }
     mkdirSync(path.dirname(this.launcher.sh), { recursive: true, mode: 0o700 });
-    for (const [file, text, mode] of [[this.launcher.sh, s.sh, 0o700], [this.launcher.cmd, s.cmd, 0o600]] as const) {
+    for (const [file, text, mode] of [
+      [this.launcher.sh, s.sh, 0o700], [this.launcher.cmd, s.cmd, 0o600], [this.launcher.mcpSh, s.mcpSh, 0o700], [this.launcher.mcpCmd, s.mcpCmd, 0o600],
+    ] as const) {
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, text, { mode });
       chmodSync(tmp, mode);
@@ -226,11 +234,23 @@ function ago(t: number | undefined): string {
   return min < 1 ? 'last turn just now' : min < 120 ? `last turn ${min} min ago` : `last turn ${new Date(t).toLocaleString()}`;
 }
 
+/** The dashboard's Agents card: every target, connected or not; hooks per agent with their last recorded turn. */
+export function agentRows(status: readonly AgentStatus[]): AgentRowView[] {
+  const rows: AgentRowView[] = [];
+  for (const s of status) {
+    const t = TARGETS.find((x) => x.target === s.target);
+    if (!s.activity.length) rows.push({ name: t?.name ?? s.target, kind: 'mcp', connected: s.connected, lastRecordedAt: null, turns: 0 });
+    for (const a of s.activity) rows.push({ name: a.name, kind: 'hooks', connected: s.connected, lastRecordedAt: a.lastRecordedAt ?? null, turns: a.turns });
+  }
+  return rows;
+}
+
 /** One line for the status message: connected agents and when each last recorded a turn. */
 export function agentsLine(status: readonly AgentStatus[]): string {
   const parts: string[] = [];
   for (const s of status) {
     if (!s.connected) continue;
+    if (!s.activity.length) parts.push(TARGETS.find((t) => t.target === s.target)?.name ?? s.target); // MCP: no turns of its own
     for (const a of s.activity) if (a.turns > 0 || s.activity.length === 1 || a.agent === 'copilot-vscode') parts.push(`${a.name} (${ago(a.lastRecordedAt)})`);
   }
   return parts.length ? `agents: ${parts.join(', ')}` : 'no agents connected';
@@ -246,7 +266,7 @@ export function registerAgentHooks(context: vscode.ExtensionContext, deps: Agent
   }));
   const register = commandRegistrar(context, deps.logger);
   const targetsArg = (v: unknown): AgentTarget[] | undefined =>
-    Array.isArray(v) && v.every((x) => x === 'copilot' || x === 'claude-code') ? v as AgentTarget[] : undefined;
+    Array.isArray(v) && v.every((x) => AGENT_TARGETS.includes(x as AgentTarget)) ? v as AgentTarget[] : undefined;
 
   register(CONNECT_AGENTS_COMMAND, 'Connect Agents', async (arg) => {
     let targets = targetsArg(arg);
@@ -255,13 +275,18 @@ export function registerAgentHooks(context: vscode.ExtensionContext, deps: Agent
       const picked = await vscode.window.showQuickPick(TARGETS.map((t) => {
         const s = status.find((x) => x.target === t.target)!;
         return { label: t.label, description: s.connected ? 'connected' : '', detail: t.detail(hooks.locations), picked: s.connected, target: t.target };
-      }), { canPickMany: true, title: 'Memory: Connect Agents', placeHolder: 'Agents that recall from and record into this memory (hooks)' });
+      }), { canPickMany: true, title: 'Memory: Connect Agents', placeHolder: 'Hooks: agents recall from and record into this memory. MCP: agents get the memory tools.' });
       if (!picked) return undefined;
       targets = picked.map((p) => p.target);
     }
     try {
       const recs = hooks.connect(targets);
-      if (!targetsArg(arg)) void vscode.window.showInformationMessage(`Memory: connected ${recs.map((r) => TARGETS.find((t) => t.target === r.target)!.label).join(' and ') || 'nothing'}. New agent sessions recall from memory and record their turns.`);
+      if (!targetsArg(arg)) {
+        const hooked = recs.some((r) => r.target === 'copilot' || r.target === 'claude-code');
+        const mcp = recs.some((r) => r.target.endsWith('-mcp'));
+        const what = [hooked ? 'new agent sessions recall from memory and record their turns' : '', mcp ? 'the agents get the memory tools when they next start' : ''].filter(Boolean).join('; ');
+        void vscode.window.showInformationMessage(`Memory: connected ${recs.map((r) => TARGETS.find((t) => t.target === r.target)!.name).join(', ') || 'nothing'}${what ? `: ${what}` : ''}.`);
+      }
       return recs;
     } catch (e) {
       if (e instanceof AgentConfigError) { void vscode.window.showErrorMessage(`Memory: ${e.message}`); return undefined; }

@@ -14,7 +14,7 @@ import type { EngineSettings } from '../../engine/settings';
 import { kindOfId } from '../../engine/types';
 import {
   isDashboardToHost, REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
-  type ReviewAction, type ReviewActionResult,
+  type AgentRowView, type ReviewAction, type ReviewActionResult,
 } from '../../protocol/dashboard';
 import { setPinned } from '../commands/vaultCommands';
 import type { EngineHost } from '../engineHost';
@@ -29,6 +29,8 @@ export interface DashboardDeps {
   settings: () => EngineSettings;
   logger: Logger;
   extensionUri: vscode.Uri;
+  /** Connected agents and their last recorded turns (Memory: Connect Agents). */
+  agents?: () => AgentRowView[];
 }
 
 export class DashboardPanel implements vscode.Disposable {
@@ -133,6 +135,7 @@ export class DashboardPanel implements vscode.Disposable {
     switch (method) {
       case 'getOverview': return data.overview();
       case 'getEngine': return data.engineCard();
+      case 'getAgents': return this.deps.agents?.() ?? [];
       case 'getWorking': return data.working(pageReq);
       case 'getEpisodic': return data.episodic(pageReq);
       case 'getItem': return data.item(String(p.id ?? ''));

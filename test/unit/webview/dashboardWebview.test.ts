@@ -42,6 +42,12 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
     recallBudgetChars: 2400, health: 'ok', skips: { length_floor: 3, echo: 1 },
     footprint: { memoryBytes: 17_000_000, databaseBytes: 16_777_216, keywordIndexBytes: 150_000, vectorIndexBytes: 40_000, cacheBytes: 32_000, diskBytes: 90_000, warnBytes: 268435456, critBytes: 536870912 },
   },
+  getAgents: [
+    { name: 'Copilot (VS Code)', kind: 'hooks', connected: true, lastRecordedAt: Date.parse('2026-11-02T08:30:00Z'), turns: 12 },
+    { name: 'Copilot CLI', kind: 'hooks', connected: true, lastRecordedAt: null, turns: 0 },
+    { name: 'Claude Code', kind: 'hooks', connected: false, lastRecordedAt: null, turns: 0 },
+    { name: `Claude Code MCP ${XSS}`, kind: 'mcp', connected: true, lastRecordedAt: null, turns: 0 },
+  ],
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
   getQuarantines: [],
   getReview: [
@@ -120,7 +126,7 @@ describe('The dashboard webview in headless Chromium', function () {
   it('posts ready before anything else and renders the overview from the host\'s answer', async () => {
     const posted = await page.evaluate(() => (window as unknown as { __posted: { type: string; method?: string }[] }).__posted);
     assert.equal(posted[0]!.type, 'ready');
-    assert.deepEqual(posted.filter((m) => m.type === 'request').map((m) => m.method).sort(), ['getEngine', 'getOverview']);
+    assert.deepEqual(posted.filter((m) => m.type === 'request').map((m) => m.method).sort(), ['getAgents', 'getEngine', 'getOverview']);
     assert.ok(posted.some((m) => m.type === 'rendered'));
     assert.equal(await page.textContent('#count-episodic .value'), '7');
     assert.equal(await page.textContent('#count-quarantined .value'), '4');
@@ -131,6 +137,13 @@ describe('The dashboard webview in headless Chromium', function () {
     assert.match((await page.textContent('#engine-card'))!, /Save filter skipped4 messages \(length_floor 3, echo 1\)/);
     assert.match((await page.textContent('#engine-card'))!, /Memory in RAM16\.2 MB/);
     assert.equal(await page.locator('svg.histogram rect.bar').count(), 10);
+    // Agents: the connected ones only, with their last recorded turn; a name is text, never markup.
+    const agents = await page.locator('#agents-list li').allTextContents();
+    assert.equal(agents.length, 3);
+    assert.match(agents[0]!, /^Copilot \(VS Code\) — 12 turns recorded, last /);
+    assert.equal(agents[1], 'Copilot CLI — no turn recorded yet');
+    assert.equal(agents[2], `Claude Code MCP ${XSS} — memory tools (MCP)`);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
   });
 
   it('switches tabs with the arrow keys, Home and End (roving tabindex)', async () => {
