@@ -2,9 +2,14 @@
 // matching snapshot contains, crc) followed by records [magic u32 | len u32 | seq u64 | version u16 |
 // flags u16 | crc32 u32 | payload]. The crc covers len..flags and the payload, so a torn or corrupt
 // tail is found by the first record that does not check out. Only the lock holder appends or truncates.
+// A payload is the JSON of one transaction, raw-deflated when that is smaller (most are: the statements'
+// SQL text and row JSON repeat; ~4× on a LoCoMo import). Such a record carries VERSION_COMPRESSED in its
+// version field, so an older version of the extension reads it as a newer schema and refuses the journal
+// (read-only, nothing changed) instead of misreading it; uncompressed records from older versions read as
+// before.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 const FILE_MAGIC = Buffer.from('MEMJRNL1', 'latin1');
 export const JOURNAL_HEADER_BYTES = 24;
@@ -12,6 +17,33 @@ const RECORD_MAGIC = 0x4d4a_5231; // "MJR1"
 export const RECORD_HEADER_BYTES = 24;
 /** 64 MB: one logical batch never comes near this; a larger length field means corruption. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** Set in a record's version field when its payload is raw-deflated. */
+export const VERSION_COMPRESSED = 0x8000;
+/** Payloads shorter than this stay as they are (deflate's framing would eat the gain). */
+const COMPRESS_MIN_BYTES = 256;
+/** 512 MB: the most a compressed payload may inflate to (a larger claim means corruption, never a batch). */
+const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
+
+/** A transaction's JSON as stored: deflated (level 1: the ack path is timed) when that saves bytes. */
+export function packPayload(json: Buffer, schemaVersion: number): { version: number; payload: Buffer } {
+  if (json.length >= COMPRESS_MIN_BYTES) {
+    const z = deflateRawSync(json, { level: 1 });
+    if (z.length < json.length) return { version: schemaVersion | VERSION_COMPRESSED, payload: z };
+  }
+  return { version: schemaVersion, payload: json };
+}
+
+/** The schema version a record was written under (the compression bit removed). */
+export function recordSchema(r: Pick<RawRecord, 'version'>): number {
+  return r.version & ~VERSION_COMPRESSED & 0xffff;
+}
+
+/** A record's JSON text (inflated when it was stored deflated). Throws on a payload that does not inflate. */
+export function recordJson(r: Pick<RawRecord, 'version' | 'payload'>): string {
+  const b = (r.version & VERSION_COMPRESSED) !== 0 ? inflateRawSync(r.payload, { maxOutputLength: MAX_INFLATED_BYTES }) : r.payload;
+  return b.toString('utf8');
+}
 
 export interface JournalHeader {
   baseSeq: number;

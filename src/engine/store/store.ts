@@ -35,7 +35,8 @@ import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, t
 import type { ItemKind } from '../types';
 import { FileLock, ioError } from './fileLock';
 import {
-  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, readTail, scanRecords, truncateDurable,
+  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
+  scanRecords, truncateDurable,
   writeFileAtomic, type RawRecord,
 } from './journal';
 import {
@@ -125,6 +126,8 @@ export type Tx = Repositories;
 
 interface Pending {
   batch: Batch;
+  /** The record's version field (schema version, plus VERSION_COMPRESSED for a deflated payload). */
+  version: number;
   payload: Buffer;
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -153,10 +156,10 @@ function readIfExists(file: string): Buffer | undefined {
   }
 }
 
-function statIno(file: string): { ino: number; size: number } | undefined {
+function statIno(file: string): { ino: number; size: number; stamp: string } | undefined {
   try {
-    const s = fs.statSync(file);
-    return { ino: s.ino, size: s.size };
+    const s = fs.statSync(file, { bigint: true });
+    return { ino: Number(s.ino), size: Number(s.size), stamp: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
   } catch {
     return undefined;
   }
@@ -223,6 +226,13 @@ export class Store extends Disposable {
   private journalBase = 0;
   private journalOffset = JOURNAL_HEADER_BYTES;
   private journalIno = -1;
+  /**
+   * The journal's identity (inode, size, mtime, ctime) when its length was journalOffset. Inode and size alone
+   * are not enough to tell "unchanged": two compactions by another process can hand the journal a reused inode
+   * and the same length (a record of the same size after a new header), and a writer trusting that would append
+   * under sequence numbers the new journal already holds.
+   */
+  private journalSeen = '';
   private lastCheck = 0;
   private readDepth = 0;
   private schemaTooNew = false;
@@ -324,7 +334,8 @@ export class Store extends Disposable {
     if (!batch.stmts.length) return Promise.resolve(result);
     const payload: Payload = { v: SCHEMA_VERSION, s: batch.stmts.map(([sql, ps]) => [sql, ps.map(encodeParam)]), t: [...batch.touched] };
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ batch, payload: Buffer.from(JSON.stringify(payload), 'utf8'), resolve: () => resolve(result), reject });
+      const packed = packPayload(Buffer.from(JSON.stringify(payload), 'utf8'), SCHEMA_VERSION);
+      this.pending.push({ batch, version: packed.version, payload: packed.payload, resolve: () => resolve(result), reject });
       this.scheduleFlush();
     });
   }
@@ -390,7 +401,7 @@ export class Store extends Disposable {
         }
       }
       if (ok.length) {
-        const data = Buffer.concat(ok.map((p, i) => encodeRecord(this.lastSeq + 1 + i, SCHEMA_VERSION, p.payload)));
+        const data = Buffer.concat(ok.map((p, i) => encodeRecord(this.lastSeq + 1 + i, p.version, p.payload)));
         try {
           appendDurable(this.journalPath, data);
         } catch (e) {
@@ -406,6 +417,7 @@ export class Store extends Disposable {
         this.lastSeq += ok.length;
         this.journalOffset += data.length;
         this.written.journalBytes += data.length;
+        this.markJournalSeen();
       } else {
         this.db.exec('COMMIT');
         committed = true;
@@ -486,6 +498,7 @@ export class Store extends Disposable {
     this.journalBase = this.lastSeq;
     this.journalOffset = JOURNAL_HEADER_BYTES;
     this.journalIno = statIno(this.journalPath)?.ino ?? -1;
+    this.markJournalSeen();
     this.written.snapshotBytes += bytes.length;
     this.written.snapshots++;
     this.logger.info('store.compact', { seq: this.lastSeq, bytes: bytes.length, ms: Date.now() - t0 });
@@ -582,7 +595,7 @@ export class Store extends Disposable {
       if (r.seq !== expect) return null;
       expect++;
       try {
-        for (const id of (JSON.parse(r.payload.toString('utf8')) as Payload).t) ids.add(id);
+        for (const id of (JSON.parse(recordJson(r)) as Payload).t) ids.add(id);
       } catch {
         return null;
       }
@@ -623,10 +636,10 @@ export class Store extends Disposable {
     const header = decodeHeader(jbuf);
     const journalCorrupt = jbuf.length > 0 && !header;
     const scan = header ? scanRecords(jbuf.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES) : { records: [], validEnd: JOURNAL_HEADER_BYTES, badBytes: 0 };
-    const newer = scan.records.find((r) => r.version > SCHEMA_VERSION);
+    const newer = scan.records.find((r) => recordSchema(r) > SCHEMA_VERSION);
     if (newer) {
       db?.close();
-      throw newerSchemaError(newer.version, JOURNAL_FILE);
+      throw newerSchemaError(recordSchema(newer), JOURNAL_FILE);
     }
 
     // 2. Repairs.
@@ -677,6 +690,7 @@ export class Store extends Disposable {
       this.journalBase = header.baseSeq;
       this.journalOffset = scan.validEnd;
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
+      this.markJournalSeen();
     }
     // A new store, a rebuilt one, a migrated one or a missing journal gets a fresh snapshot + journal now.
     if (!header || journalCorrupt || snapshotCorrupt || !snapBytes || report.migratedFrom !== null) this.compactLocked(true);
@@ -729,9 +743,10 @@ export class Store extends Disposable {
       this.journalBase = this.lastSeq;
       this.journalOffset = JOURNAL_HEADER_BYTES;
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
+      this.markJournalSeen();
       return true;
     }
-    if (st.ino === this.journalIno && st.size === this.journalOffset) return !this.schemaTooNew;
+    if (st.ino === this.journalIno && st.size === this.journalOffset && st.stamp === this.journalSeen) return !this.schemaTooNew;
     const header = decodeHeader(readTail(this.journalPath, 0).subarray(0, JOURNAL_HEADER_BYTES));
     if (!header) {
       if (!locked) return false;
@@ -758,7 +773,14 @@ export class Store extends Disposable {
       truncateDurable(this.journalPath, scan.validEnd);
       this.logger.warn('store.tornTail', { bytes: scan.badBytes });
     }
+    this.markJournalSeen();
     return true;
+  }
+
+  /** Remembers the journal's identity as of journalOffset (nothing when the file is longer: more to read). */
+  private markJournalSeen(): void {
+    const st = statIno(this.journalPath);
+    this.journalSeen = st && st.ino === this.journalIno && st.size === this.journalOffset ? st.stamp : '';
   }
 
   /**
@@ -775,8 +797,8 @@ export class Store extends Disposable {
     this.db.exec('BEGIN');
     try {
       for (const r of todo) {
-        if (r.version > SCHEMA_VERSION) {
-          if (!this.schemaTooNew) this.logger.error('store.recordTooNew', { seq: r.seq, version: r.version });
+        if (recordSchema(r) > SCHEMA_VERSION) {
+          if (!this.schemaTooNew) this.logger.error('store.recordTooNew', { seq: r.seq, version: recordSchema(r) });
           this.schemaTooNew = true;
           out.tooNew = true;
           out.end = r.end - r.payload.length - RECORD_HEADER_BYTES;
@@ -789,7 +811,7 @@ export class Store extends Disposable {
         }
         this.db.exec('SAVEPOINT rec');
         try {
-          const p = JSON.parse(r.payload.toString('utf8')) as Payload;
+          const p = JSON.parse(recordJson(r)) as Payload;
           for (const [sql, params] of p.s) this.prep(sql).run(params.map(decodeParam));
           this.db.exec('RELEASE rec');
           for (const id of p.t) ids.add(id);
@@ -849,6 +871,7 @@ export class Store extends Disposable {
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
       const res = this.applyRecords(scan.records, false);
       this.journalOffset = res.end ?? scan.validEnd;
+      this.markJournalSeen();
       this.reloadCount++;
       this.logger.info('store.reloaded', { seq: this.lastSeq });
       this.changeEmitter.fire({ ids: [], origin: 'remote', reloaded: true });

@@ -215,6 +215,41 @@ describe('store recovery', () => {
     assert.equal(a.seq, b.seq);
   });
 
+  it('is not fooled by a journal that another store replaced with one of the same inode and length', async function () {
+    this.timeout(30_000);
+    // Two compactions by another process can leave the journal on a reused inode with the same length as this
+    // store last read (a new header plus one record of the same size). Inode and size alone would say "unchanged":
+    // this store would miss the other's records and append under sequence numbers the new journal already holds.
+    const dir = tempDir();
+    const journal = path.join(dir, 'memory.journal');
+    const a = await openStore(dir, { readCheckMs: 0 });
+    const b = await openStore(dir, { readCheckMs: 0 });
+    const same = { text: 'The staging database host is db-staging-7.', created: 1_700_000_000_000 };
+    await a.transaction((tx) => tx.items.put(aFact({ id: 'fa:a01', ...same })));
+    const seenByA = fs.statSync(journal);
+    const keep = `${journal}.keep`;
+    fs.linkSync(journal, keep); // holds a's journal inode so that it can come back
+    await b.transaction((tx) => tx.items.put(aFact({ id: 'fa:b1' })));
+    await b.compact();
+    // Records are deflated, so their length depends on their text: compact and write until one has a's length.
+    const ids = ['fa:b1'];
+    for (let k = 2; k < 100 && fs.statSync(journal).size !== seenByA.size; k++) {
+      const id = `fa:a${String(k).padStart(2, '0')}`;
+      await b.compact();
+      ids.push(id);
+      await b.transaction((tx) => tx.items.put(aFact({ id, ...same })));
+    }
+    const replaced = fs.readFileSync(journal);
+    assert.equal(replaced.length, seenByA.size, 'precondition: the new journal has the length a last read');
+    fs.writeFileSync(keep, replaced); // same inode, new bytes
+    fs.renameSync(keep, journal);
+    assert.equal(fs.statSync(journal).ino, seenByA.ino, 'precondition: the inode a knows');
+    assert.deepEqual(a.items.list().map((i) => i.id).sort(), ['fa:a01', ...ids].sort());
+    await a.transaction((tx) => tx.items.put(aFact({ id: 'fa:a2' })));
+    assert.equal(b.items.has('fa:a2'), true, 'a\'s write landed after b\'s records, where b reads it');
+    assert.equal(a.seq, b.seq);
+  });
+
   it('picks up another store\'s write by itself through its poll', async () => {
     const dir = tempDir();
     const a = await openStore(dir, { pollMs: 50 });
