@@ -36,8 +36,8 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { SummaryMessage, summarize } from './derive';
-import { GateModel, loadGateModel, modelLogit } from './poisonGateModel';
-import { GATE_WEIGHTS_B64 } from './poisonGateWeights';
+import { GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
 
@@ -522,10 +522,48 @@ function shippedGate(): GateFn {
   return shipped.gate;
 }
 
-/** Whether the learned stage is active (for status/doctor output): its table hash, or why it is off. */
-export function gateModelStatus(): { active: boolean; sha256: string | null; error: string | null } {
+/** The poison gate's configuration for status/doctor output (no text, no weights: names, hashes, counts). */
+export interface GateStatus {
+  /** The learned stage is loaded and runs after the rules. */
+  active: boolean;
+  /** Weights-file format version (null when no weights are loaded). */
+  version: number | null;
+  /** SHA-256 of the shipped weights file (what the unit test pins), null when none is loaded. */
+  sha256: string | null;
+  /** SHA-256 of the int8 table as recorded in the file's header. */
+  tableSha256: string | null;
+  /** Hash buckets (2^bits) and the calibrated logit thresholds. */
+  buckets: number | null;
+  untrustedAt: number | null;
+  rejectAt: number | null;
+  /** Why the learned stage is off (corrupt, wrong version …), else null. */
+  error: string | null;
+  /** Rule patterns, distinct rule detector names, and learned detectors (1 = classifier active). */
+  detectors: { rulePatterns: number; ruleNames: number; learned: number };
+}
+
+/** Whether the learned stage is active, its hashes, version and thresholds, and the detector counts. */
+export function gateModelStatus(): GateStatus {
   shippedGate();
-  return { active: !!shipped?.model, sha256: shipped?.model?.sha256 ?? null, error: shipped?.error ?? null };
+  const m = shipped?.model ?? null;
+  return {
+    active: !!m,
+    version: m ? WEIGHTS_VERSION : null,
+    sha256: m ? GATE_WEIGHTS_SHA256 : null,
+    tableSha256: m?.sha256 ?? null,
+    buckets: m ? 2 ** m.bits : null,
+    untrustedAt: m ? +m.untrustedAt.toFixed(4) : null,
+    rejectAt: m ? +m.rejectAt.toFixed(4) : null,
+    error: shipped?.error ?? null,
+    detectors: { rulePatterns: DETECTORS.length, ruleNames: new Set(DETECTORS.map((d) => d.name)).size, learned: m ? 1 : 0 },
+  };
+}
+
+/** One line for Show Status and doctor: "rules + classifier (v1, 82b5032f…)" or "rules only (why)". */
+export function describeGate(s: GateStatus): string {
+  const rules = `${s.detectors.rulePatterns} rule patterns`;
+  if (s.active) return `rules (${rules}) + classifier (weights v${s.version}, sha256 ${String(s.sha256).slice(0, 12)}…)`;
+  return `rules only (${rules}; classifier off: ${s.error ?? 'no weights'})`;
 }
 
 /** R-WRITE-5 verdict for one text: the rules, then the shipped learned stage. */
