@@ -4,7 +4,7 @@
 // tuned on), (c) the LoCoMo dialogue turns as the false-positive check; plus throughput in texts/s.
 // Data: the deepset train split (--deepset FILE, default ../shared/bench-data beside the checkout) and LoCoMo
 // (--data FILE, same default); 5 folds. The held-out corpus is reported whole and per part ("v1": the
-// original rows; "v2": rows added later, written blind before any score was looked at).
+// original rows; "v2", "v3": rows added later, each written blind before its own scores were looked at).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
