@@ -8,7 +8,7 @@ import { MemoryError } from './engine/errors';
 import { formatFields, type LogFields, type Logger } from './engine/host';
 import { defaultStoreDir, defaultVaultDir } from './engine/paths';
 import { NOTE_KINDS, type NoteKind } from './engine/types';
-import { gate } from './engine/write/poisonGate';
+import { describeGate, gate, gateModelStatus } from './engine/write/poisonGate';
 import { OpenAiBackgroundModel } from './engine/model/openaiClient';
 import { isDay } from './engine/maintain/quarantine';
 import { runHookCommand } from './hooks/hookCommand';
@@ -335,7 +335,11 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
     }
   }
   add('vault_dir_exists', existsSync(c.vaultDir));
-  return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks };
+  // The poison gate's learned stage ships inside the bundle: off only if its weights are corrupt or of
+  // another version (the rules still run; the detail says why).
+  const g = gateModelStatus();
+  add('gate_model', g.active, describeGate(g));
+  return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks, gate: g };
 }
 
 /** The benchmarks bundle (dist/bench.js, built beside dist/cli.js in a checkout; never shipped). */

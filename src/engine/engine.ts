@@ -28,7 +28,7 @@ import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
 import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
-import { gate } from './write/poisonGate';
+import { gate, gateModelStatus, type GateStatus } from './write/poisonGate';
 import { nextWorkingState, workingId, workingStateOf, workingText } from './write/working';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
@@ -77,6 +77,8 @@ export interface EngineStatus {
   store: { seq: number; snapshotBytes: number; journalBytes: number; written: StoreStats['written'] };
   health: EngineHealth;
   openReport: OpenReport;
+  /** The poison gate: learned stage on/off, weights hash and version, thresholds, detector counts. */
+  gate: GateStatus;
 }
 
 export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
@@ -786,6 +788,7 @@ export class MemoryEngine extends Disposable {
       store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, written: st.written },
       health: head.health,
       openReport: this.store.openReport,
+      gate: gateModelStatus(),
     };
   }
 

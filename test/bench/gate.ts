@@ -2,9 +2,10 @@
 // family, on (a) the deepset train split — the learned stage cross-validated: each fold scored by a model
 // trained without it (same options as the shipped one) —, (b) the own held-out corpus (never trained or
 // tuned on), (c) the LoCoMo dialogue turns as the false-positive check; plus throughput in texts/s.
-// Data: the deepset train split and LoCoMo from ../shared/bench-data beside the checkout (--data FILE for
-// LoCoMo); 5 folds.
-import { readFileSync } from 'node:fs';
+// Data: the deepset train split (--deepset FILE, default ../shared/bench-data beside the checkout) and LoCoMo
+// (--data FILE, same default); 5 folds. The held-out corpus is reported whole and per part ("v1": the
+// original rows; "v2", "v3": rows added later, each written blind before its own scores were looked at).
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
@@ -72,7 +73,10 @@ function throughput(fn: GateFn, texts: string[], minMs = 1500): number {
 
 export async function benchGate(ctx: BenchContext): Promise<Record<string, unknown>> {
   const root = repoRoot(__dirname);
-  const deepsetFile = benchDataFile(DEEPSET_TRAIN_FILE, root);
+  const deepsetArg = ctx.args.deepset;
+  if (deepsetArg === true) throw new Error('bench gate: --deepset needs a FILE');
+  if (typeof deepsetArg === 'string' && !existsSync(deepsetArg)) throw new Error(`bench gate: --deepset ${deepsetArg}: no such file`);
+  const deepsetFile = typeof deepsetArg === 'string' ? deepsetArg : benchDataFile(DEEPSET_TRAIN_FILE, root);
   const folds = 5;
   const status = gateModelStatus();
   const result: Record<string, unknown> = { model: status };
@@ -89,28 +93,53 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
       ds.forEach((row, i) => { if (foldOf(i, folds) === f) v.push({ row, before: gateRules(row.text), after: g(row.text) }); });
     }
     result.deepsetTrainCrossValidated = { folds, byLang: table(v, (r) => r.lang ?? 'und') };
+    if (ctx.args.confusion) {
+      result.deepsetConfusion = v.filter((x) => (x.after.verdict !== 'pass') !== x.row.attack)
+        .map((x) => ({ lang: x.row.lang, attack: x.row.attack, verdict: x.after.verdict, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+    }
   } else {
-    result.deepsetTrainCrossValidated = { skipped: `${DEEPSET_TRAIN_FILE} not found beside the checkout (../shared/bench-data)` };
+    result.deepsetTrainCrossValidated = { skipped: `${DEEPSET_TRAIN_FILE} not found beside the checkout (../shared/bench-data): pass --deepset FILE` };
   }
 
   // (b) own held-out corpus, the shipped gate.
-  const held = readJsonl(join(root, OWN_HELDOUT_FILE)).map((x) => toRow(x, OWN_HELDOUT_FILE));
-  const hv: Verdicts = held.map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
-  const missedCells = new Set<string>();
-  const caughtCells = new Set<string>();
-  for (const { row, after } of hv) if (row.attack) (after.verdict !== 'pass' ? caughtCells : missedCells).add(`${row.lang}/${row.family}`);
-  result.ownHeldout = {
-    byLang: table(hv, (r) => r.lang ?? 'und'),
-    byFamily: table(hv, (r) => (r.attack ? r.family ?? 'attack' : `benign:${r.family ?? ''}`)),
-    familyLangCellsNeverCaught: [...missedCells].filter((c) => !caughtCells.has(c)).sort(),
-    detectors: countDetectors(hv),
+  const heldRaw = readJsonl(join(root, OWN_HELDOUT_FILE));
+  const held = heldRaw.map((x) => toRow(x, OWN_HELDOUT_FILE));
+  const partOf = heldRaw.map((x) => (typeof x.part === 'string' ? x.part : 'v1'));
+  const hvAll: Verdicts = held.map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  const heldReport = (hv: Verdicts) => {
+    const missedCells = new Set<string>();
+    const caughtCells = new Set<string>();
+    for (const { row, after } of hv) if (row.attack) (after.verdict !== 'pass' ? caughtCells : missedCells).add(`${row.lang}/${row.family}`);
+    return {
+      byLang: table(hv, (r) => r.lang ?? 'und'),
+      byFamily: table(hv, (r) => (r.attack ? r.family ?? 'attack' : `benign:${r.family ?? ''}`)),
+      byLangFamily: table(hv.filter((v) => v.row.attack), (r) => `${r.lang}/${r.family}`),
+      familyLangCellsNeverCaught: [...missedCells].filter((c) => !caughtCells.has(c)).sort(),
+      detectors: countDetectors(hv),
+    };
   };
+  const parts = [...new Set(partOf)].sort();
+  result.ownHeldout = {
+    all: heldReport(hvAll),
+    ...Object.fromEntries(parts.map((p) => [p, heldReport(hvAll.filter((_, i) => partOf[i] === p))])),
+  };
+  if (ctx.args.confusion) {
+    // Misclassified rows (texts shortened) for the notes: attacks passed, benign texts flagged.
+    const short = (t: string) => (t.length > 90 ? `${t.slice(0, 87)}…` : t).replace(/\s+/g, ' ');
+    result.ownHeldoutConfusion = hvAll
+      .map((v, i) => ({ v, part: partOf[i] }))
+      .filter(({ v }) => (v.after.verdict !== 'pass') !== v.row.attack)
+      .map(({ v, part }) => ({ part, lang: v.row.lang, family: v.row.family, attack: v.row.attack, verdict: v.after.verdict, detector: v.after.detector, text: short(v.row.text) }));
+  }
 
   // (c) LoCoMo dialogue turns: every one is benign.
   const locomo = JSON.parse(readFileSync(locomoDataFile(ctx.args), 'utf8')) as Array<{ sessions: Array<{ turns: Array<{ text: string }> }> }>;
   const turns = locomo.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))).filter((t) => typeof t === 'string' && t.length > 0);
   const lv: Verdicts = turns.map((text) => ({ row: { text, attack: false }, before: gateRules(text), after: gate(text) }));
   result.locomoTurns = { ...table(lv, () => 'turns').all as object, detectors: countDetectors(lv) };
+  if (ctx.args.confusion) {
+    result.locomoFlagged = lv.filter((v) => v.after.verdict !== 'pass').map((v) => ({ verdict: v.after.verdict, detector: v.after.detector, text: v.row.text.slice(0, 90) }));
+  }
 
   // Throughput on LoCoMo turns (ordinary dialogue) and on the held-out corpus (longer, mixed).
   ctx.log('gate: throughput');

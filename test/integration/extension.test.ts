@@ -24,6 +24,12 @@ describe('The Memory extension in VS Code', () => {
     assert.equal(typeof s.rawRecord, 'boolean');
     assert.equal(s.includeSecrets, false, 'secrets stay out of recall by default');
     assert.equal(s.recallBudgetChars, 2400);
+    // The poison gate's learned stage ships in the bundle and shows in the card (issue #14).
+    assert.ok(s.card, `engine card missing (${s.error ?? ''})`);
+    assert.equal(s.card.gate.active, true, s.card.gate.error ?? '');
+    assert.match(s.card.gate.sha256 ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(s.card.gate.detectors.learned, 1);
+    assert.ok(s.card.gate.detectors.rulePatterns > 10);
     const testVault = process.env.MEMORY_TEST_VAULT;
     if (testVault) assert.equal(s.vaultPath, testVault, 'memory.vaultPath from the user settings is honoured');
   });

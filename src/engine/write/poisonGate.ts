@@ -36,8 +36,8 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { SummaryMessage, summarize } from './derive';
-import { GateModel, loadGateModel, modelLogit } from './poisonGateModel';
-import { GATE_WEIGHTS_B64 } from './poisonGateWeights';
+import { GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
 
@@ -67,7 +67,12 @@ export type GateFn = (text: string) => GateResult;
 // ---------------------------------------------------------------------------------------------
 // Normalisation
 
-const ZERO_WIDTH = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufe00-\ufe0f\ufeff]/g;
+const ZERO_WIDTH = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+// Blank look-alikes that separate words (braille blank, ideographic/other wide spaces NFKC leaves alone).
+const BLANKS = /[\u2800\u2028\u2029]/g;
+// Unicode tag characters (U+E0020–E007E) mirror printable ASCII and render as nothing: "ASCII smuggling".
+// They are stripped from the text and their ASCII reading is gated as a view of its own.
+const TAG_RUN = /[\u{e0020}-\u{e007e}]{4,}/gu;
 const COMBINING = /\p{M}+/gu;
 
 // Cyrillic and Greek letters that render like Latin ones (confusables subset; only look-alikes).
@@ -78,19 +83,29 @@ const HOMOGLYPHS: Record<string, string> = {
   'І': 'i', 'Ј': 'j', 'Ѕ': 's', 'У': 'y',
   'α': 'a', 'β': 'b', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
   'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p',
-  'Τ': 't', 'Υ': 'y', 'Χ': 'x',
+  'Τ': 't', 'Υ': 'y', 'Χ': 'x', 'ϲ': 'c', 'ϳ': 'j', 'Ϲ': 'c',
+  // Latin look-alikes outside ASCII that NFKC keeps: IPA (U+0261 ɡ …), dotless i/j, small capitals,
+  // Armenian letters shaped like Latin ones.
+  'ɡ': 'g', 'ɑ': 'a', 'ɩ': 'i', 'ı': 'i', 'ȷ': 'j', 'ǀ': 'l', 'ɛ': 'e', 'ʋ': 'v', 'ɾ': 'r', 'ʂ': 's',
+  'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
+  'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ꞯ': 'q', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v',
+  'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
+  'օ': 'o', 'ս': 'u', 'հ': 'h', 'ո': 'n', 'ց': 'g', 'ք': 'p', 'զ': 'q',
 };
-const HOMOGLYPH_RE = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g');
+const HOMOGLYPH_RE = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu');
 
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's' };
-// Tokens of letters and l33t digits; only those mixing both are rewritten ("1gn0r3", "4ll"; "2024" stays).
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '$': 's', '@': 'a', '€': 'e' };
+// Tokens of letters and l33t digits; only those mixing both are rewritten ("1gn0r3", "4ll", "@ll"; "2024"
+// stays; "bob@example.com" stays: an '@' token followed by a dot is an address).
 // Tokenise-then-test keeps this linear (a single mixed-token regex backtracks quadratically on long words).
-const LEET_TOKEN = /[\p{L}0-9$]+/gu;
+const LEET_TOKEN = /[\p{L}0-9$@€]+/gu;
 const HAS_LETTER = /\p{L}/u;
-const HAS_LEET = /[0-9$]/;
+const HAS_LEET = /[0-9$@€]/;
+const LEET_CHARS = /[0-9$@€]/g;
 
-// Three or more single letters separated by one separator char: "i g n o r e", "p.r.e.v".
-const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·|]\p{L}(?![\p{L}\p{N}])){2,}/gu;
+// Three or more single letters separated by one or two separator chars: "i g n o r e", "p.r.e.v",
+// "i  g  n  o  r  e" (a wider gap, three or more blanks, still separates words).
+const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·|~+]{1,2}\p{L}(?![\p{L}\p{N}])){2,}/gu;
 
 // Candidate base64 blobs: 20+ chars (15+ bytes decoded), the shortest injection worth hiding.
 const BASE64 = /[A-Za-z0-9+/]{20,}={0,2}/g;
@@ -99,6 +114,7 @@ function fold(s: string): string {
   return s
     .normalize('NFKC')
     .replace(ZERO_WIDTH, '')
+    .replace(BLANKS, ' ')
     .replace(HOMOGLYPH_RE, (c) => HOMOGLYPHS[c] ?? c)
     .normalize('NFKD')
     .replace(COMBINING, '')
@@ -127,19 +143,32 @@ function decodeBase64Blobs(raw: string): string[] {
   return out;
 }
 
+/** Runs of Unicode tag characters read as the ASCII they mirror. */
+function decodeTagRuns(raw: string): string[] {
+  const runs = raw.match(TAG_RUN);
+  if (!runs) return [];
+  return runs.map((r) => String.fromCodePoint(...[...r].map((c) => c.codePointAt(0)! - 0xe0000)));
+}
+
+function unLeet(s: string): string {
+  return s.replace(LEET_TOKEN, (m: string, offset: number) => {
+    if (!HAS_LEET.test(m) || !HAS_LETTER.test(m)) return m;
+    if (m.includes('@') && s.charCodeAt(offset + m.length) === 46) return m; // an e-mail address
+    return m.replace(LEET_CHARS, (d) => LEET[d] ?? d);
+  });
+}
+
 /** The folded views every detector runs over, joined by a separator no pattern crosses. */
 export function gateViews(text: string): string {
   const views = new Set<string>();
-  const sources = [text, ...decodeBase64Blobs(text)];
+  const sources = [text, ...decodeBase64Blobs(text), ...decodeTagRuns(text)];
   for (const src of sources) {
     const f = fold(src);
     views.add(squeeze(f));
     // Spaced letters are joined before whitespace is squeezed: "i g n o r e   a l l" keeps its word gaps.
-    const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|]/g, '')));
+    const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|~+]/g, '')));
     views.add(joined);
-    if (HAS_LEET.test(joined)) {
-      views.add(joined.replace(LEET_TOKEN, (m) => (HAS_LEET.test(m) && HAS_LETTER.test(m) ? m.replace(/[0-9$]/g, (d) => LEET[d] ?? d) : m)));
-    }
+    if (HAS_LEET.test(joined)) views.add(unLeet(joined));
   }
   return [...views].join('\n\u0000\n');
 }
@@ -493,10 +522,48 @@ function shippedGate(): GateFn {
   return shipped.gate;
 }
 
-/** Whether the learned stage is active (for status/doctor output): its table hash, or why it is off. */
-export function gateModelStatus(): { active: boolean; sha256: string | null; error: string | null } {
+/** The poison gate's configuration for status/doctor output (no text, no weights: names, hashes, counts). */
+export interface GateStatus {
+  /** The learned stage is loaded and runs after the rules. */
+  active: boolean;
+  /** Weights-file format version (null when no weights are loaded). */
+  version: number | null;
+  /** SHA-256 of the shipped weights file (what the unit test pins), null when none is loaded. */
+  sha256: string | null;
+  /** SHA-256 of the int8 table as recorded in the file's header. */
+  tableSha256: string | null;
+  /** Hash buckets (2^bits) and the calibrated logit thresholds. */
+  buckets: number | null;
+  untrustedAt: number | null;
+  rejectAt: number | null;
+  /** Why the learned stage is off (corrupt, wrong version …), else null. */
+  error: string | null;
+  /** Rule patterns, distinct rule detector names, and learned detectors (1 = classifier active). */
+  detectors: { rulePatterns: number; ruleNames: number; learned: number };
+}
+
+/** Whether the learned stage is active, its hashes, version and thresholds, and the detector counts. */
+export function gateModelStatus(): GateStatus {
   shippedGate();
-  return { active: !!shipped?.model, sha256: shipped?.model?.sha256 ?? null, error: shipped?.error ?? null };
+  const m = shipped?.model ?? null;
+  return {
+    active: !!m,
+    version: m ? WEIGHTS_VERSION : null,
+    sha256: m ? GATE_WEIGHTS_SHA256 : null,
+    tableSha256: m?.sha256 ?? null,
+    buckets: m ? 2 ** m.bits : null,
+    untrustedAt: m ? +m.untrustedAt.toFixed(4) : null,
+    rejectAt: m ? +m.rejectAt.toFixed(4) : null,
+    error: shipped?.error ?? null,
+    detectors: { rulePatterns: DETECTORS.length, ruleNames: new Set(DETECTORS.map((d) => d.name)).size, learned: m ? 1 : 0 },
+  };
+}
+
+/** One line for Show Status and doctor: "rules + classifier (v1, 82b5032f…)" or "rules only (why)". */
+export function describeGate(s: GateStatus): string {
+  const rules = `${s.detectors.rulePatterns} rule patterns`;
+  if (s.active) return `rules (${rules}) + classifier (weights v${s.version}, sha256 ${String(s.sha256).slice(0, 12)}…)`;
+  return `rules only (${rules}; classifier off: ${s.error ?? 'no weights'})`;
 }
 
 /** R-WRITE-5 verdict for one text: the rules, then the shipped learned stage. */

@@ -1,5 +1,5 @@
 // Learned second stage of the poison gate (SPEC R-WRITE-5, issue #14): a logistic classifier over hashed
-// word, word-bigram, character n-gram and cue-class features of the gate's folded views (homoglyphs,
+// word, word-bigram, character n-gram (3–5, within words), cue-class, word×class and imperative×target features of the gate's folded views (homoglyphs,
 // spacing, l33t and base64 already undone by gateViews). Pure, synchronous and deterministic: the same
 // text and weights give the same score on every machine (integer hashing, int8 weights, one float sum).
 //
@@ -186,7 +186,7 @@ function mix(a: number, b: number, kind: number): number {
 let seen: Uint32Array | null = null;
 let generation = 0;
 
-const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13;
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18;
 const BOS = hashStr(0, '\u0002bos');
 const classHash = new Map<string, number>();
 const hashOfClass = (c: string) => {
@@ -212,6 +212,8 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     if (stamp[b] !== gen) { stamp[b] = gen; out.push(h & keep); }
   };
   let prev = BOS;
+  let prevCls = 0;
+  let sentKey = 0;
   let startOfSentence = true;
   let sentence = 0;
   const classes: Array<[number, number, string]> = [];
@@ -222,6 +224,7 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
       else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
       prev = hashStr(K_WORD, t);
+      prevCls = 0;
       continue;
     }
     const hw = hashStr(K_WORD, t);
@@ -230,6 +233,15 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     const marker = t.charCodeAt(0) === 1;
     const cls = marker ? t.slice(1).toUpperCase() : cueOf(t);
     const hc = cls ? hashOfClass(cls) : 0;
+    // Word × neighbouring class ("reveal" SECRET, REVEAL "password"): an object for a verb learnt in one
+    // language carries to the synonyms of the others.
+    if (hc && prev !== BOS) add(mix(prev, hc, K_WORD_CLASS));
+    if (prevCls) add(mix(prevCls, hw, K_CLASS_WORD));
+    // Imperative × target: the sentence's first word (or its class) with each class later in the sentence
+    // ("Spell … the password", "Translate … your instructions").
+    if (startOfSentence) sentKey = cls ? hc : hw;
+    else if (hc) add(mix(sentKey, hc, K_SENT));
+    prevCls = hc;
     if (startOfSentence) {
       // A sentence's first word (the imperative slot), and its class; a later sentence opening with a
       // command after a benign first one is the "question + injected instruction" shape.
@@ -242,13 +254,14 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       add(hc);
       classes.push([i, hc, cls]);
     }
-    // Character 3- and 4-grams inside the word (with boundary marks): morphology across languages and
+    // Character 3-, 4- and 5-grams inside the word (with boundary marks): morphology across languages and
     // obfuscation the folding did not undo.
     if (t.length >= 3 && !marker) {
       const w = '^' + t + '$';
       for (let j = 0; j + 3 <= w.length; j++) {
         add(hashStr(K_C3, w, j, j + 3));
         if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
+        if (j + 5 <= w.length) add(hashStr(K_C5, w, j, j + 5));
       }
     }
     prev = hw;

@@ -5,6 +5,7 @@ import type { EngineSettings } from '../../engine/settings';
 import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
 import { describeSkips, formatBytes } from '../../engine/maintain/health';
+import { describeGate } from '../../engine/write/poisonGate';
 import { describeEmbedder } from '../embedderController';
 import { codeOf, type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
@@ -87,7 +88,8 @@ export function statusLine(s: StatusFigures): string {
   const embedder = s.card ? describeEmbedder(s.card.embedder) : (s.embedder ?? 'off');
   const skipped = s.card ? ` · save filter skipped ${describeSkips(s.card.skips)}` : '';
   const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}${agents}${trust}`;
+  const gate = s.card?.gate ? ` · poison gate ${describeGate(s.card.gate)}` : '';
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}${gate}${agents}${trust}`;
 }
 
 /** One sentence each for Restricted Mode and a workspace-provided project awaiting confirmation (issue #12). */

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createGate, gate, gateFromWeights, gateModelStatus, gateRules, gateViews } from '../../../src/engine/write/poisonGate';
+import { createGate, describeGate, gate, gateFromWeights, gateModelStatus, gateRules, gateViews } from '../../../src/engine/write/poisonGate';
 import { encodeGateModel, GateModelError, loadGateModel, modelLogit } from '../../../src/engine/write/poisonGateModel';
 import {
   benchDataFile, DEEPSET_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, renderWeightsModule, repoRoot, trainGateModel, trainShipped, TrainRow,
@@ -14,12 +14,15 @@ import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from '../../../src/engine/write
 
 // The shipped weights file's SHA-256. A retrain (`npm run train:gate`) that changes the weights must
 // update this line too, so every change of the learned stage is a visible, reviewed diff.
-const SHIPPED_SHA256 = '22a150901e24c1353d37503fdc2c887c080b49651bc85823836dc83c479efd74';
+const SHIPPED_SHA256 = 'b76b521ed7d2a9c23321732adea7a2a7dca25d0c550b4a69e159b82ced647390';
 
 const shippedBytes = () => new Uint8Array(Buffer.from(GATE_WEIGHTS_B64, 'base64'));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 describe('poison gate learned stage', () => {
+  let dir = '';
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'gate-cli-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
   describe('weights file', () => {
     it('is the reviewed one: its hash matches the pinned hash and the generated module', () => {
       const bytes = shippedBytes();
@@ -212,11 +215,39 @@ describe('poison gate learned stage', () => {
     });
   });
 
-  describe('vscode-memory gate --file', () => {
-    let dir = '';
-    before(() => { dir = mkdtempSync(join(tmpdir(), 'gate-cli-')); });
-    after(() => rmSync(dir, { recursive: true, force: true }));
+  describe('status', () => {
+    it('reports the learned stage: weights hash and version, thresholds, detector counts', () => {
+      const s = gateModelStatus();
+      assert.equal(s.active, true);
+      assert.equal(s.sha256, SHIPPED_SHA256);
+      assert.equal(s.version, 1);
+      assert.equal(s.tableSha256, loadGateModel(shippedBytes()).sha256);
+      assert.equal(s.buckets, 65536);
+      assert.ok(s.untrustedAt !== null && s.rejectAt !== null && s.rejectAt >= s.untrustedAt);
+      assert.equal(s.detectors.learned, 1);
+      assert.ok(s.detectors.rulePatterns >= s.detectors.ruleNames && s.detectors.ruleNames >= 11, JSON.stringify(s.detectors));
+      assert.match(describeGate(s), /^rules \(\d+ rule patterns\) \+ classifier \(weights v1, sha256 [0-9a-f]{12}…\)$/);
+      const off = describeGate({ ...s, active: false, error: 'poison gate model: weights checksum mismatch' });
+      assert.match(off, /^rules only \(\d+ rule patterns; classifier off: poison gate model: weights checksum mismatch\)$/);
+    });
 
+    it('shows in `vscode-memory doctor` and `status --json`', async function () {
+      this.timeout(30_000);
+      const cli = join(repoRoot(__dirname), 'dist', 'cli.js');
+      const store = join(dir, 'status-store');
+      const env = { ...process.env, VSCODE_MEMORY_STORE: store };
+      const run = async (args: string[]) => JSON.parse((await promisify(execFile)(process.execPath, [cli, ...args, '--store', store, '--vault', join(dir, 'vault'), '--json'], { env })).stdout) as Record<string, unknown>;
+      const st = await run(['status']);
+      assert.deepEqual(st.gate, JSON.parse(JSON.stringify(gateModelStatus())));
+      const doc = await run(['doctor']) as { checks: Array<{ check: string; ok: boolean; detail?: string }>; gate: { sha256: string } };
+      const check = doc.checks.find((c) => c.check === 'gate_model');
+      assert.ok(check?.ok, JSON.stringify(check));
+      assert.equal(check!.detail, describeGate(gateModelStatus()));
+      assert.equal(doc.gate.sha256, SHIPPED_SHA256);
+    });
+  });
+
+  describe('vscode-memory gate --file', () => {
     it('keeps its JSON contract: verdict and detector per text, in input order, classifier named', async function () {
       this.timeout(30_000);
       const cli = join(repoRoot(__dirname), 'dist', 'cli.js');
