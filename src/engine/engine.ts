@@ -13,12 +13,15 @@ import { reflect, REFLECTION_LAST_DAY, type ReflectionResult } from './maintain/
 import type { BackgroundModel } from './model/backgroundModel';
 import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
 export type { EngineFootprint, EngineHealth } from './maintain/health';
-import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
-import type { ReviewEntry } from '../protocol/dashboard';
+import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewEntry, type ReviewOptions } from './maintain/consolidate';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
 import { RecallIndex, type IndexedItem } from './recall/recallIndex';
-import type { Item } from './store/repositories';
+import type { Item, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, QuarantinesRepo } from './store/repositories';
+import type { ParsedNote } from './vault/noteParser';
+import { setNoteFilePinned } from './vault/notePin';
+import { captureDepsOf, registerEngineParts } from './internals';
+import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
 import { Store, type OpenReport, type StoreStats } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
 import { ID_PREFIXES_TEXT, kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
@@ -79,6 +82,22 @@ export interface EngineStatus {
   openReport: OpenReport;
 }
 
+/**
+ * Read-only queries for surfaces that show memory (the dashboard's view model): typed by the engine,
+ * no transaction, no writer — every change goes through a verb of the facade.
+ */
+export interface EngineQuery {
+  readonly items: Pick<ItemsRepo, 'get' | 'getMany' | 'list' | 'forEach' | 'count' | 'countByKind' | 'overviewGroups' | 'hiddenCounts' | 'tagCounts'>;
+  readonly links: Pick<LinksRepo, 'from' | 'allFrom' | 'backlinks'>;
+  readonly itemSources: Pick<ItemSourcesRepo, 'sourcesOf' | 'derivedFrom'>;
+  readonly quarantines: Pick<QuarantinesRepo, 'get' | 'list' | 'rows'>;
+  readonly ledger: Pick<LedgerRepo, 'list'>;
+  /** An item's text (a raw message's comes from the compressed record). */
+  textOf(item: Item): string;
+  hasVector(id: string): boolean;
+  readNote(id: string): Promise<ParsedNote | undefined>;
+}
+
 export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
 
 /** What a forget removes (forgetPreview): ids, paths, days and counts — never memory text. */
@@ -120,17 +139,17 @@ export interface RememberInput {
 
 export class MemoryEngine extends Disposable {
   readonly vaultDir: string;
-  readonly vault: VaultIndex;
+  private readonly vault: VaultIndex;
   private readonly recallIndex: RecallIndex;
   // Store changes not yet applied to the recall index: applied right after the write's acknowledgement
   // (setImmediate) or, at the latest, by the next read through `index` / search / recall.
   private pendingIndexIds = new Set<string>();
   private pendingReindex = false;
   private indexCatchUp: NodeJS.Immediate | undefined;
-  readonly writer: TurnWriter;
-  readonly recaller: Recaller;
+  private readonly writer: TurnWriter;
+  private readonly recaller: Recaller;
   /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
-  readonly healthMonitor: HealthMonitor;
+  private readonly healthMonitor: HealthMonitor;
   private settingsValue: EngineSettings;
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
@@ -148,7 +167,7 @@ export class MemoryEngine extends Disposable {
   indexOpen: { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number } = { mode: 'rebuilt', caughtUp: 0, adoptedVectors: 0, ms: 0 };
 
   private constructor(
-    readonly store: Store,
+    private readonly store: Store,
     opts: EngineOptions,
     readonly logger: Logger,
     readonly clock: Clock,
@@ -164,6 +183,18 @@ export class MemoryEngine extends Disposable {
     this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    registerEngineParts(this, {
+      store, vault: this.vault, writer: this.writer, recaller: this.recaller, healthMonitor: this.healthMonitor,
+      get index() { return self.index; },
+    });
+    this.query = {
+      items: store.items, links: store.links, itemSources: store.itemSources, quarantines: store.quarantines, ledger: store.ledger,
+      textOf: (it) => this.textOfItem(it),
+      hasVector: (id) => this.index.hasVector(id),
+      readNote: (id) => this.vault.readNote(id),
+    };
   }
 
   static async open(opts: EngineOptions): Promise<MemoryEngine> {
@@ -197,11 +228,87 @@ export class MemoryEngine extends Disposable {
 
   get settings(): Readonly<EngineSettings> { return this.settingsValue; }
 
+  /** Read-only queries (see EngineQuery). */
+  readonly query: EngineQuery;
+
+  // ------------------------------------------------------------------ items, for surfaces
+
+  /** One item by id; undefined: no such memory. */
+  get(id: string): Item | undefined {
+    this.ensureOpen();
+    return this.store.items.get(id);
+  }
+
+  /** An item's text (a raw message's comes from the compressed record). */
+  textOf(item: Item): string { return this.textOfItem(item); }
+
+  /** Every vault note's row (the vault tree, the language server's note list). */
+  notes(): Item[] {
+    this.ensureOpen();
+    const out: Item[] = [];
+    this.store.items.forEach({ kind: 'note' }, (it) => { out.push(it); });
+    return out;
+  }
+
+  /** The notes that link to the note `id` by wikilink. */
+  backlinks(id: string): Item[] {
+    this.ensureOpen();
+    return this.store.items.getMany(this.vault.links.backlinks(id));
+  }
+
+  /** How many items the store holds (every kind). */
+  itemCount(): number { return this.store.items.count(); }
+
+  /** The id of the embedder in use. */
+  get embedderId(): string { return this.index.embedderId; }
+
+  /** Re-reads one vault file (added, changed or deleted) into the store; its note id, or null when it is no note. */
+  syncVaultFile(relPath: string): Promise<string | null> {
+    this.ensureOpen();
+    return this.vault.syncFile(relPath);
+  }
+
+  /** Reconciles the whole vault folder with the store (files changed while nobody watched). */
+  syncVault(): Promise<VaultSyncReport> {
+    this.ensureOpen();
+    return this.vault.syncAll();
+  }
+
+  /**
+   * Pins or unpins a vault note: only its frontmatter's `pinned` key is rewritten (a note whose
+   * frontmatter does not parse is refused, E_BAD_INPUT), then the note is re-indexed. Returns the new value.
+   */
+  async setPinned(id: string, on: boolean): Promise<boolean> {
+    this.ensureOpen();
+    const item = this.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    if (item.kind !== 'note' || !item.path) throw new MemoryError('E_BAD_INPUT', 'only a vault note is pinned from its file');
+    const pinned = await setNoteFilePinned(this.vaultDir, item.path, on);
+    await this.vault.syncFile(item.path);
+    return pinned;
+  }
+
+  /**
+   * Turn capture (R-WRITE-6): a background model proposes up to two durable notes from the turn, through
+   * the poison gate and the note-repeat rule; one ledger row per turn. Rejects only for bad arguments or an
+   * unwritable ledger.
+   */
+  async capture(input: CaptureInput, opts: { model?: BackgroundModel; signal?: AbortSignal; budget?: CaptureBudget } = {}): Promise<LedgerOutcome> {
+    this.ensureOpen();
+    return captureTurn(input, captureDepsOf(this, opts.model, { signal: opts.signal, budget: opts.budget }));
+  }
+
+  /** Counts a chat turn for the health check (every N turns); the notice to show once per worsening, or null. */
+  countTurn(): string | null {
+    this.healthMonitor.onTurn();
+    return this.healthMonitor.notice();
+  }
+
   /**
    * The recall index, with every store change so far applied (writes index after their
    * acknowledgement, so a read through here — or search / recall — never misses one).
    */
-  get index(): RecallIndex {
+  private get index(): RecallIndex {
     if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
     return this.recallIndex;
   }

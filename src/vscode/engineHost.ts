@@ -102,7 +102,7 @@ export class EngineHost implements vscode.Disposable {
       this.opening = false;
       this.failure = undefined;
       this.shownCode = undefined;
-      logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
+      logger.info('engine.opened', { ms: Date.now() - started, items: engine.itemCount() });
       // R-STORE-3: a repaired store is announced once (the store remembers it was told, across windows).
       void engine.takeRecoveryNotice().then(
         (notice) => { if (notice) void vscode.window.showWarningMessage(notice); },

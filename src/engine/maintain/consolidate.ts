@@ -18,7 +18,6 @@ import { findRepeatNote, reinforceNote } from '../write/noteRepeat';
 import { maskOrWithhold } from '../write/mask';
 import { gate } from '../write/poisonGate';
 import { idleDays, recurrenceOf, salience, type SalienceInput } from './salience';
-import type { ReviewEntry } from '../../protocol/dashboard';
 
 /** The episodic layer (SPEC R-MEM-1) consolidation scores and may archive. */
 export const EPISODIC: readonly ItemKind[] = ['fact', 'summary', 'entity'];
@@ -351,6 +350,9 @@ export interface ReviewOptions {
   /** Default 200 entries. */
   limit?: number;
 }
+
+/** One review-queue entry (R-MAINT-2); the dashboard's protocol declares the same shape for the webview. */
+export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
 
 /**
  * Items for the user to keep, edit or forget: notes flagged untrusted, superseded facts (with what replaced

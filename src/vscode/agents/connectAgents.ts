@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../engine/host';
 import type { EngineSettings } from '../../engine/settings';
-import { captureDepsOf, captureTurn } from '../../engine/write/capture';
 import {
   agentLocations, AgentConfigError, connectAgent, disconnectAgent, isConnected, launcherScripts,
   type AgentLocations, type AgentTarget, type ConnectionRecord, type LauncherPaths,
@@ -134,7 +133,7 @@ export class AgentHooks implements vscode.Disposable {
         afterRecord: async (turn) => {
           const s = this.deps.settings();
           const bg = await pickBackgroundModel(s.backgroundModel, s.localModels);
-          await captureTurn({ ...turn, entryPath: 'hook', userTrust: 'owner' }, captureDepsOf(engine, bg));
+          await engine.capture({ ...turn, entryPath: 'hook', userTrust: 'owner' }, { model: bg });
         },
       });
       this.state.log({ ...r.log, path: 'extension' });

@@ -11,7 +11,7 @@ import { isMemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
-import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
+import type { LedgerOutcome } from '../../engine/write/capture';
 import type { ToolResultInput, TurnResult } from '../../engine/write/turnWriter';
 import { maskOrWithhold } from '../../engine/write/mask';
 import { isLocalBridgeModel, LOCAL_VENDOR } from '../bridge/localModelProvider';
@@ -286,8 +286,7 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       const recalled = prompt?.recall.items ?? [];
       if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine.vaultDir, id));
-      engine?.healthMonitor.onTurn();
-      const notice = engine?.healthMonitor.notice();
+      const notice = engine?.countTurn();
       if (notice) stream.markdown(`\n\n> ${notice}`);
       if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '', extras);
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
@@ -365,9 +364,9 @@ export class MemoryParticipant implements vscode.Disposable {
         // Capture reads the reply as saved: without the recall block and its fragments (no echo).
         const reply = ev.saved.saved?.assistant ?? answer;
         const bg = await pickBackgroundModel(settings.backgroundModel, settings.localModels);
-        ev.capture = await captureTurn(
+        ev.capture = await engine.capture(
           { conversation, user: request.prompt, assistant: reply, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
-          captureDepsOf(engine, bg, { signal: this.abort.signal }),
+          { model: bg, signal: this.abort.signal },
         );
         this.deps.logger.info('participant.saved', { conversation, saved: ev.saved.ids.length, capture: ev.capture.outcome });
       } catch (e) {

@@ -58,7 +58,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
     return { ...base, error: codeOf(e) };
   }
   base.vaultPath = engine.vaultDir;
-  base.items = engine.store.items.count();
+  base.items = engine.itemCount();
   try {
     const card = engine.status();
     return {
@@ -75,7 +75,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
       recallBudgetChars: card.recallBudgetChars,
     };
   } catch (e) {
-    return { ...base, embedder: engine.index.embedderId, error: codeOf(e) };
+    return { ...base, embedder: engine.embedderId, error: codeOf(e) };
   }
 }
 

@@ -9,14 +9,13 @@ import * as vscode from 'vscode';
 import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { errorCode, MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
-import { DashboardData } from '../../engine/maintain/dashboardData';
+import { DashboardData } from './dashboardData';
 import type { EngineSettings } from '../../engine/settings';
 import { kindOfId } from '../../engine/types';
 import {
   isDashboardToHost, REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
   type ReviewAction, type ReviewActionResult,
 } from '../../protocol/dashboard';
-import { setPinned } from '../commands/vaultCommands';
 import type { EngineHost } from '../engineHost';
 import { dashboardHtml, makeNonce } from './dashboardHtml';
 
@@ -153,14 +152,13 @@ export class DashboardPanel implements vscode.Disposable {
     const action = p.action as ReviewAction;
     if (!id || !kindOfId(id)) throw new MemoryError('E_BAD_ID', 'unknown memory id');
     if (!REVIEW_ACTIONS.includes(action)) throw new MemoryError('E_BAD_INPUT', 'unknown review action');
-    const item = engine.store.items.get(id);
+    const item = engine.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
     this.deps.logger.info('dashboard.review_action', { action, id });
     switch (action) {
       case 'keep': {
         if (item.kind === 'note' && item.path) {
-          await setPinned(engine.vaultDir, item.path, true);
-          await engine.vault.syncFile(item.path);
+          await engine.setPinned(id, true);
         }
         await engine.reviewKeep(id);
         return { id, action, done: true, message: `Kept ${id}: pinned, its decay reset; it left the queue.` };

@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import type { MemoryEngine } from '../../engine/engine';
 import type { Logger } from '../../engine/host';
-import type { Item } from '../../engine/store/repositories';
 import {
   DESCRIBE_REQUEST, NOTES_CHANGED_NOTIFICATION, NOTES_REQUEST,
   type DescribeParams, type DescribeResponse, type MemoryServerInitOptions, type NotesResponse,
@@ -86,9 +85,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
     const list = this.clientDisposables;
     list.push(client.onRequest(NOTES_REQUEST, async (): Promise<NotesResponse> => {
       const engine = await this.deps.host.get();
-      const items: Item[] = [];
-      engine.store.items.forEach({ kind: 'note' }, (it) => { items.push(it); });
-      const notes = noteInfosOf(items);
+      const notes = noteInfosOf(engine.notes());
       this.deps.logger.info('language.notes', { count: notes.length });
       return notes;
     }));
@@ -96,8 +93,8 @@ export class MemoryLanguageClient implements vscode.Disposable {
       const id = typeof params?.id === 'string' ? params.id : '';
       if (!id) return null;
       const engine = await this.deps.host.get();
-      const item = engine.store.items.get(id);
-      return item ? describeItem(item, (i) => engine.writer.textOf(i)) : null;
+      const item = engine.get(id);
+      return item ? describeItem(item, (i) => engine.textOf(i)) : null;
     }));
     // Index changes reach the server as one debounced notification; a reopened engine counts as one.
     const watch = (engine: MemoryEngine) => {
