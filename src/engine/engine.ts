@@ -1,9 +1,9 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { promises as fsp, mkdirSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from './embed/e5Embedder';
+import type { LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
 import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
@@ -16,7 +16,8 @@ export type { EngineFootprint, EngineHealth } from './maintain/health';
 import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewEntry, type ReviewOptions } from './maintain/consolidate';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
-import { RecallIndex, type IndexedItem } from './recall/recallIndex';
+import type { RecallIndex } from './recall/recallIndex';
+import { IndexKeeper, type IndexOpenReport } from './recall/indexKeeper';
 import type { Item, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, QuarantinesRepo } from './store/repositories';
 import type { ParsedNote } from './vault/noteParser';
 import { setNoteFilePinned } from './vault/notePin';
@@ -140,12 +141,6 @@ export interface RememberInput {
 export class MemoryEngine extends Disposable {
   readonly vaultDir: string;
   private readonly vault: VaultIndex;
-  private readonly recallIndex: RecallIndex;
-  // Store changes not yet applied to the recall index: applied right after the write's acknowledgement
-  // (setImmediate) or, at the latest, by the next read through `index` / search / recall.
-  private pendingIndexIds = new Set<string>();
-  private pendingReindex = false;
-  private indexCatchUp: NodeJS.Immediate | undefined;
   private readonly writer: TurnWriter;
   private readonly recaller: Recaller;
   /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
@@ -154,17 +149,10 @@ export class MemoryEngine extends Disposable {
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
   readonly onDidChange: Event<{ ids: string[] }> = this.changeEmitter.event;
-  private vectorTimer: NodeJS.Timeout | undefined;
   private vaultSynced: Promise<void> = Promise.resolve();
   private readonly pendingLogs = new Set<Promise<void>>();
   private closed = false;
-  // Recall index persistence (see loadIndex / persistIndex): what was last written, and the idle timer.
-  private persisted = { seq: -1, version: -1, vectorVersion: -1, embedder: '' };
-  private persistTimer: NodeJS.Timeout | undefined;
-  private vectorFill: Promise<void> | undefined;
-  private embedderInfo: { model: string | null; reason: string } = { model: null, reason: 'configured' };
-  /** How the recall index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
-  indexOpen: { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number } = { mode: 'rebuilt', caughtUp: 0, adoptedVectors: 0, ms: 0 };
+  private readonly keeper: IndexKeeper;
 
   private constructor(
     private readonly store: Store,
@@ -178,9 +166,10 @@ export class MemoryEngine extends Disposable {
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
-    this.recallIndex = new RecallIndex(embedder, logger);
     this.writer = new TurnWriter(store, settings, clock, logger);
-    this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger));
+    this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
+    this.recaller = new Recaller(store, this.keeper.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -188,6 +177,7 @@ export class MemoryEngine extends Disposable {
     registerEngineParts(this, {
       store, vault: this.vault, writer: this.writer, recaller: this.recaller, healthMonitor: this.healthMonitor,
       get index() { return self.index; },
+      rawIndex: this.keeper.recallIndex,
     });
     this.query = {
       items: store.items, links: store.links, itemSources: store.itemSources, quarantines: store.quarantines, ledger: store.ledger,
@@ -205,7 +195,7 @@ export class MemoryEngine extends Disposable {
     try {
       mkdirSync(engine.vaultDir, { recursive: true });
       engine.vault.loadFromStore();
-      engine.loadIndex();
+      engine.keeper.load();
       const sync = opts.syncVault ?? 'await';
       if (sync !== false) {
         const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(
@@ -218,7 +208,7 @@ export class MemoryEngine extends Disposable {
       const s = engine.settingsValue;
       if (s.l0CaptureToolResults) logger.warn('l0.capture_tool_results_on', {});
       if (s.l0CaptureThinking) logger.warn('l0.capture_thinking_on', {});
-      engine.scheduleVectors();
+      engine.keeper.scheduleVectors();
     } catch (e) {
       await store.close().catch(() => undefined);
       throw e;
@@ -308,9 +298,30 @@ export class MemoryEngine extends Disposable {
    * The recall index, with every store change so far applied (writes index after their
    * acknowledgement, so a read through here — or search / recall — never misses one).
    */
-  private get index(): RecallIndex {
-    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
-    return this.recallIndex;
+  private get index(): RecallIndex { return this.keeper.index; }
+
+  /** How the recall index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
+  get indexOpen(): IndexOpenReport { return this.keeper.openReport; }
+
+  /** Saves the recall index image and vectors now if they changed (also done when idle and at close). */
+  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void { this.keeper.persist(why); }
+
+  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
+  whenVectorsReady(): Promise<void> { return this.keeper.whenVectorsReady(); }
+
+  /**
+   * Switches the embedder: the old vectors are saved and dropped at once (never mixed with the new ones),
+   * the new embedder's saved vectors adopted, the rest embedded in the background.
+   */
+  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    this.ensureOpen();
+    await this.keeper.useEmbedder(embedder, info);
+  }
+
+  /** e5 when its weights are there (or download is allowed), else the hash embedder; never throws for a model problem. */
+  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
+    this.ensureOpen();
+    return this.keeper.loadEmbedder(opts);
   }
 
   /**
@@ -820,7 +831,7 @@ export class MemoryEngine extends Disposable {
       enabled: s.enabled,
       items: this.store.items.count(),
       embedder: {
-        id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
+        id: this.index.embedderId, model: this.keeper.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.keeper.embedderInfo.reason,
         vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
       },
       health: { level: healthLevel(bytes, s.healthWarnBytes, s.healthCritBytes), bytes, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, footprint },
@@ -843,7 +854,7 @@ export class MemoryEngine extends Disposable {
     try {
       for (const name of readdirSync(path.join(this.store.dir, 'vectors'))) vectorBytes += size(path.join(this.store.dir, 'vectors', name));
     } catch { /* no vectors saved yet */ }
-    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.indexFile()), vectorBytes };
+    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.keeper.indexFile), vectorBytes };
     const cacheBytes = f.metadataBytes + f.pendingBytes;
     const value: EngineFootprint = {
       memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
@@ -900,8 +911,7 @@ export class MemoryEngine extends Disposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.vectorTimer) clearTimeout(this.vectorTimer);
-    if (this.persistTimer) clearTimeout(this.persistTimer);
+    const vectorsStopped = this.keeper.stop();
     this.writer.dispose();
     await this.vaultSynced;
     await Promise.all([...this.pendingLogs]);
@@ -912,7 +922,7 @@ export class MemoryEngine extends Disposable {
     } catch (e) {
       this.logger.warn('close.flush_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
     }
-    await this.vectorFill?.catch(() => undefined);
+    await vectorsStopped;
     this.persistIndex('close');
     await this.store.close();
     this.dispose();
@@ -920,289 +930,19 @@ export class MemoryEngine extends Disposable {
 
   // ------------------------------------------------------------------ internals
 
-  /** Applies store changes the recall index has not seen yet (see `index`). */
-  private syncIndex(): void {
-    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
-  }
+  /** Applies store changes the recall index has not seen yet. */
+  private syncIndex(): void { this.keeper.syncNow(); }
 
   private ensureOpen(): void {
     if (this.closed) throw new MemoryError('E_CLOSED', 'the memory engine is closed');
-  }
-
-  /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
-  private reindexAll(): void {
-    const seen = new Set<string>();
-    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
-    for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
-  }
-
-  // ------------------------------------------------------------------ recall index persistence
-
-  private indexFile(): string { return path.join(this.store.dir, 'index', 'recall.idx'); }
-  private vectorFile(embedderId: string): string { return path.join(this.store.dir, 'vectors', `${embedderId}.bin`); }
-
-  /**
-   * Brings the recall index up at open: the saved image (keyword side, metadata, doc ids) when it
-   * loads and the journal still holds every record after its sequence number (only those items are
-   * re-read), else a full rebuild from the store. Then the embedder's saved vectors are adopted where
-   * their text is unchanged, and missing vectors are made in the background. Never fails on a bad file.
-   */
-  private loadIndex(): void {
-    const started = Date.now();
-    let mode: 'loaded' | 'rebuilt' = 'rebuilt';
-    let caughtUp = 0;
-    let touched: string[] | null = null;
-    let restoredSeq = -1;
-    if (!this.store.openReport.needsReindex) {
-      try {
-        const restored = this.index.restore(readFileSync(this.indexFile()));
-        restoredSeq = restored.seq;
-        touched = this.store.touchedIdsSince(restored.seq);
-        if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') this.logger.warn('index.load_failed', { error: errorCode(e) });
-      }
-    }
-    if (touched) {
-      const ids = touched.filter((id) => kindOfId(id));
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
-        for (const id of chunk) {
-          const it = found.get(id);
-          if (it) this.indexItem(it);
-          else this.index.remove(id);
-        }
-      }
-      mode = 'loaded';
-      caughtUp = ids.length;
-      // Nothing to catch up: the file on disk is current until something changes.
-      if (ids.length === 0 && touched.length === 0) this.persisted = { ...this.persisted, seq: restoredSeq, version: this.index.version };
-    } else {
-      this.index.clear();
-      this.reindexAll();
-    }
-    const adoptedVectors = this.adoptVectorFile();
-    this.indexOpen = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
-    this.logger.info('engine.index_ready', { mode, items: this.index.size, caughtUp, adoptedVectors, ms: this.indexOpen.ms });
-    this.fillVectors();
-  }
-
-  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
-  private adoptVectorFile(): number {
-    const file = this.vectorFile(this.index.embedderId);
-    if (!existsSync(file)) return 0;
-    try {
-      const n = this.index.adoptVectors(file);
-      this.persisted.vectorVersion = this.index.vectorVersion;
-      this.persisted.embedder = this.index.embedderId;
-      return n;
-    } catch (e) {
-      this.logger.warn('vectors.load_failed', { embedder: this.index.embedderId, error: errorCode(e) });
-      return 0;
-    }
-  }
-
-  /** Queues and embeds, in the background and in slices, every item that should have a vector and has none. */
-  private fillVectors(): void {
-    if (this.closed) return;
-    if (this.vectorFill) {
-      // A fill for the previous embedder stops at its next slice; run again for the current one.
-      const current = this.vectorFill;
-      void current.then(() => { if (this.vectorFill === undefined) this.fillVectors(); });
-      return;
-    }
-    const run = (async () => {
-      await new Promise((r) => setImmediate(r)); // never on the caller's stack (open, a switch)
-      const embedderId = this.index.embedderId;
-      const ids = this.index.idsNeedingVectors();
-      if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
-      for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += 256) {
-        for (const it of this.store.items.getMany(ids.slice(i, i + 256))) this.index.queueVector(it.id, this.textOfItem(it));
-        await this.index.embedPending();
-        await new Promise((r) => setImmediate(r)); // let recalls run between slices
-      }
-      this.schedulePersist();
-    })();
-    this.vectorFill = run.catch((e) => this.logger.warn('vectors.fill_failed', { error: errorCode(e) })).finally(() => { this.vectorFill = undefined; });
-  }
-
-  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
-  async whenVectorsReady(): Promise<void> {
-    while (this.vectorFill) await this.vectorFill;
-    await this.index.embedPending();
-  }
-
-  /**
-   * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
-   * changed since the last save. Called on close and when idle — never on the per-turn path.
-   */
-  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void {
-    if (this.store.openReport.needsReindex && this.index.size === 0) return;
-    const started = Date.now();
-    try {
-      const seq = this.store.seq;
-      if (seq !== this.persisted.seq || this.index.version !== this.persisted.version) {
-        writeAtomic(this.indexFile(), this.index.serialize(seq));
-        this.persisted.seq = seq;
-        this.persisted.version = this.index.version;
-      }
-      if (this.index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== this.index.embedderId) {
-        this.index.saveVectors(this.vectorFile(this.index.embedderId));
-        this.persisted.vectorVersion = this.index.vectorVersion;
-        this.persisted.embedder = this.index.embedderId;
-      }
-      this.logger.info('index.saved', { why, seq, items: this.index.size, vectors: this.index.vectorCount, ms: Date.now() - started });
-    } catch (e) {
-      this.logger.warn('index.save_failed', { why, error: errorCode(e) });
-    }
-  }
-
-  /** Saves the index after 30 s without changes (the idle point; a crash then costs at most a catch-up). */
-  private schedulePersist(): void {
-    if (this.closed) return;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      if (!this.closed) this.persistIndex('idle');
-    }, 30_000);
-    this.persistTimer.unref?.();
-  }
-
-  // ------------------------------------------------------------------ embedder lifecycle
-
-  /**
-   * Switches the embedder. The old vectors are saved (if changed) and dropped at once — never mixed
-   * with the new ones; the new embedder's saved file is adopted where texts are unchanged, and the
-   * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
-   */
-  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
-    this.ensureOpen();
-    const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
-    this.embedderInfo = { model, reason: info.reason ?? 'configured' };
-    if (embedder.id === this.index.embedderId) return;
-    const previous = this.index.embedderInUse;
-    if (this.persisted.embedder !== previous.id || this.persisted.vectorVersion !== this.index.vectorVersion) {
-      try {
-        this.index.saveVectors(this.vectorFile(previous.id));
-      } catch (e) {
-        this.logger.warn('vectors.save_failed', { embedder: previous.id, error: errorCode(e) });
-      }
-    }
-    this.index.setEmbedder(embedder);
-    this.persisted.vectorVersion = -1;
-    this.persisted.embedder = '';
-    const adopted = this.adoptVectorFile();
-    this.logger.info('embedder.switched', { from: previous.id, to: embedder.id, reason: this.embedderInfo.reason, adopted, items: this.index.embeddableCount });
-    this.fillVectors();
-    if (previous !== embedder && previous.id !== embedder.id) await previous.dispose?.().catch(() => undefined);
-  }
-
-  /**
-   * e5 when its weights are under `modelsDir` (or download is allowed), else the hash embedder;
-   * then `useEmbedder`. Never throws for a model problem: the reason says why hash was chosen.
-   */
-  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
-    this.ensureOpen();
-    const r = await loadEmbedderWithReason({ ...opts, logger: this.logger });
-    if (this.closed) {
-      await r.embedder.dispose?.().catch(() => undefined);
-      return { id: r.embedder.id, reason: r.reason };
-    }
-    await this.useEmbedder(r.embedder, { reason: r.reason, model: r.embedder instanceof E5Embedder ? r.embedder.modelId : null });
-    return { id: r.embedder.id, reason: r.reason };
   }
 
   private textOfItem(it: Item): string {
     return it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
   }
 
-  private indexItem(it: Item): void {
-    const text = this.textOfItem(it);
-    const ix: IndexedItem = {
-      id: it.id, kind: it.kind, text, project: it.project, projectType: it.projectType, conversation: it.conversation,
-      trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
-      importance: it.importance, invalidated: it.invalidatedAt !== null, archived: it.archivedAt !== null, expiresAt: it.expiresAt,
-    };
-    this.recallIndex.upsert(ix);
-  }
-
   private onStoreChange(ids: string[], reloaded: boolean): void {
     this.recaller.noteStoreChange(ids, reloaded);
-    // Indexing (analysis, postings, neighbour links) is kept off the write's acknowledgement: the
-    // store fires this before the writer's promise resolves. It runs on the next turn of the event
-    // loop, or earlier when something reads the index.
-    if (reloaded) this.pendingReindex = true;
-    for (const id of ids) this.pendingIndexIds.add(id);
-    if (!this.indexCatchUp && !this.closed) {
-      this.indexCatchUp = setImmediate(() => {
-        this.indexCatchUp = undefined;
-        if (!this.closed) this.catchUpIndex();
-      });
-    }
-  }
-
-  /** Applies pending store changes to the recall index, then tells listeners. */
-  private catchUpIndex(): void {
-    const reloaded = this.pendingReindex;
-    const ids = [...this.pendingIndexIds];
-    this.pendingReindex = false;
-    this.pendingIndexIds = new Set();
-    try {
-      if (reloaded) {
-        for (const id of ids) this.recallIndex.remove(id);
-        this.reindexAll();
-      } else {
-        const wanted = ids.filter((id) => kindOfId(id));
-        for (let i = 0; i < wanted.length; i += 500) {
-          const chunk = wanted.slice(i, i + 500);
-          const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
-          for (const id of chunk) {
-            const it = found.get(id);
-            if (it) this.indexItem(it);
-            else this.recallIndex.remove(id);
-          }
-        }
-      }
-    } catch (e) {
-      // The store went away under us (closed, or a crash is being simulated): the index is rebuilt
-      // or caught up from the journal at the next open, so nothing is lost.
-      if (errorCode(e) !== 'E_CLOSED') throw e;
-      this.logger.warn('index.catch_up_skipped', { items: ids.length, error: 'E_CLOSED' });
-      return;
-    }
-    this.scheduleVectors();
-    this.schedulePersist();
-    this.changeEmitter.fire({ ids });
-  }
-
-  /** Vectors are computed shortly after writes, off the write's acknowledgement (≤ 1 s to searchable). */
-  private scheduleVectors(): void {
-    if (this.vectorTimer || this.closed) return;
-    this.vectorTimer = setTimeout(() => {
-      this.vectorTimer = undefined;
-      void this.index.embedPending().catch((e) => this.logger.warn('vectors.failed', { error: (e as Error)?.name }));
-    }, 50);
-    this.vectorTimer.unref?.();
+    this.keeper.noteStoreChange(ids, reloaded);
   }
 }
-
-/** temp (unique per process) + fsync + rename: a reader sees the old file or the new one, never half. */
-function writeAtomic(file: string, data: Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (e) {
-    try { unlinkSync(tmp); } catch { /* never written */ }
-    throw e;
-  }
-}
-

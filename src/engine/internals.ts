@@ -20,6 +20,8 @@ export interface EngineParts {
   readonly recaller: Recaller;
   /** The recall index with every store change so far applied (a read here never misses a write). */
   readonly index: RecallIndex;
+  /** The same index without the catch-up (to observe when store changes reach it). */
+  readonly rawIndex: RecallIndex;
   readonly healthMonitor: HealthMonitor;
 }
 

@@ -36,8 +36,9 @@ import type { ItemKind } from '../types';
 import { FileLock, ioError } from './fileLock';
 import {
   JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, readTail, scanRecords, truncateDurable,
-  writeFileAtomic, type RawRecord,
+  type RawRecord,
 } from './journal';
+import { writeFileAtomic } from '../atomicWrite';
 import {
   AuditRepo, Batch, ConversationsRepo, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,

@@ -30,7 +30,7 @@ describe('write path (engine)', () => {
     let ids: string[] = [];
     const changed = new Promise<void>((resolve) => t.engine.onDidChange((e) => {
       if (!e.ids.some((id) => ids.includes(id))) return;
-      seen.push(ids.every((id) => (t.engine as unknown as { recallIndex: { has(id: string): boolean } }).recallIndex.has(id)));
+      seen.push(ids.every((id) => internals(t.engine).rawIndex.has(id)));
       resolve();
     }));
     ids = (await t.engine.recordTurn(turn({ user: 'Our staging database moved to the eu-west-3 region last week, remember that.', assistant: 'Noted: staging now lives in eu-west-3.' }))).ids;
