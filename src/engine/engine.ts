@@ -1,7 +1,7 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { promises as fsp, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
@@ -11,8 +11,11 @@ import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, t
 import { defaultVaultDir } from './paths';
 import { reflect, REFLECTION_LAST_DAY, type ReflectionResult } from './maintain/reflection';
 import type { BackgroundModel } from './model/backgroundModel';
-import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
+import { HealthMonitor, type EngineFootprint } from './maintain/health';
 export type { EngineFootprint, EngineHealth } from './maintain/health';
+import { AccessCounter } from './maintain/accessCounts';
+import { StatusReader, type EngineHeadline, type EngineStatus } from './maintain/status';
+export type { EngineHeadline, EngineStatus } from './maintain/status';
 import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewEntry, type ReviewOptions } from './maintain/consolidate';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
@@ -23,27 +26,20 @@ import type { ParsedNote } from './vault/noteParser';
 import { setNoteFilePinned } from './vault/notePin';
 import { captureDepsOf, registerEngineParts } from './internals';
 import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
-import { Store, type OpenReport, type StoreStats } from './store/store';
+import { Store } from './store/store';
 import { withDefaults, type EngineSettings } from './settings';
-import { ID_PREFIXES_TEXT, kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
-import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
-import { writeNote } from './vault/noteWriter';
+import { appendTurn, recentTurns, type RecentTurn } from './vault/dailyLog';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
-import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
-import { gate } from './write/poisonGate';
-import { nextWorkingState, workingId, workingStateOf, workingText } from './write/working';
+import { updateWorkingBlock } from './write/workingUpdate';
+import { promoteToNote, rememberNote, type DirectNoteDeps, type RememberInput } from './write/directNotes';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
 /** Store meta key: the recovery (R-STORE-3) the user was last told about. */
 const RECOVERY_NOTICE_KEY = 'notice.recovery';
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
-/** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
-const ACCESS_FLUSH_MS = 5_000;
-/** …or at once when this many are queued (a burst of searches). */
-const ACCESS_FLUSH_MAX = 500;
 
 export interface EngineOptions {
   storeDir: string;
@@ -59,28 +55,6 @@ export interface EngineOptions {
    * (VS Code: activation must not wait for a large vault — `whenVaultSynced` resolves later), false.
    */
   syncVault?: boolean | 'await' | 'background';
-}
-
-export interface EngineStatus {
-  enabled: boolean;
-  storeDir: string;
-  vaultDir: string;
-  /** The embedder in use, why it was chosen, and its vectors: "X of Y" items that should have one. */
-  embedder: { id: string; model: string | null; dims: number; reason: string; vectors: string };
-  items: Record<string, number>;
-  recallable: { summaries: number; facts: number };
-  vectors: { summaries: string; facts: string; total: number; pending: number; partitions: number; lastRun: string | null };
-  invalidatedFacts: number;
-  conversations: number;
-  bufferedMessages: number;
-  skips: Record<string, number>;
-  saved: Record<string, number>;
-  rawRecord: { enabled: boolean; blobs: number; rawBytes: number; storedBytes: number; ratio: number | null };
-  switches: { captureToolResults: boolean; captureThinking: boolean; includeSecrets: boolean };
-  recallBudgetChars: number;
-  store: { seq: number; snapshotBytes: number; journalBytes: number; written: StoreStats['written'] };
-  health: EngineHealth;
-  openReport: OpenReport;
 }
 
 /**
@@ -99,44 +73,11 @@ export interface EngineQuery {
   readNote(id: string): Promise<ParsedNote | undefined>;
 }
 
-export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
 
-/** What a forget removes (forgetPreview): ids, paths, days and counts — never memory text. */
-export interface ForgetPlan {
-  id: string;
-  kind: string;
-  /** Rows derived only from this item (facts, entities, a one-message summary): deleted with it. */
-  derived: string[];
-  /** The vault note file deleted (vault-relative path), if the item is a note. */
-  noteFile: string | null;
-  /** Its slot in the compressed raw record is blanked (no other message shares the content). */
-  rawRecord: boolean;
-  /** Daily logs (`YYYY-MM-DD`) whose block of this message is cut. */
-  logDays: string[];
-  /** Keyword-index entries and vectors removed (item + derived). */
-  indexed: number;
-  vectors: number;
-  /** The conversation summary re-derived without this message, if any. */
-  summaryRewritten: string | null;
-}
+import { Forgetter, type ForgetPlan } from './maintain/forget';
+export { describeForgetPlan, type ForgetPlan } from './maintain/forget';
 
-/** The confirmation's list: one line per place the forget reaches (ids, paths, days; no memory text). */
-export function describeForgetPlan(p: ForgetPlan): string[] {
-  const lines = [`the ${p.kind} ${p.id} and its keyword-index entry${p.vectors ? ' and vector' : ''}`];
-  if (p.derived.length) lines.push(`${p.derived.length} row(s) derived only from it: ${p.derived.slice(0, 5).join(', ')}${p.derived.length > 5 ? ', …' : ''}`);
-  if (p.noteFile) lines.push(`the note file ${p.noteFile}`);
-  if (p.rawRecord) lines.push('its copy in the compressed raw record');
-  if (p.logDays.length) lines.push(`its message in the daily log${p.logDays.length > 1 ? 's' : ''} ${p.logDays.map((d) => `logs/${d}.md`).join(', ')}`);
-  if (p.summaryRewritten) lines.push(`its part of the conversation summary ${p.summaryRewritten} (re-derived)`);
-  return lines;
-}
-
-export interface RememberInput {
-  text: string;
-  project?: string;
-  kind?: NoteKind;
-  at?: number;
-}
+export type { RememberInput } from './write/directNotes';
 
 export class MemoryEngine extends Disposable {
   readonly vaultDir: string;
@@ -153,6 +94,9 @@ export class MemoryEngine extends Disposable {
   private readonly pendingLogs = new Set<Promise<void>>();
   private closed = false;
   private readonly keeper: IndexKeeper;
+  private readonly access: AccessCounter;
+  private readonly statusReader: StatusReader;
+  private readonly forgetter: Forgetter;
 
   private constructor(
     private readonly store: Store,
@@ -169,6 +113,14 @@ export class MemoryEngine extends Disposable {
     this.writer = new TurnWriter(store, settings, clock, logger);
     this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger));
     this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
+    this.access = new AccessCounter(store, clock, logger);
+    this.statusReader = new StatusReader({
+      store, vaultDir: this.vaultDir, keeper: this.keeper, index: () => this.index, settings, clock,
+    });
+    this.forgetter = new Forgetter({
+      store, vaultDir: this.vaultDir, clock, logger, writer: this.writer, index: () => this.index,
+      whenLogsWritten: () => this.whenLogsWritten(), syncIndex: () => this.syncIndex(), persistIndex: (why) => this.persistIndex(why),
+    });
     this.recaller = new Recaller(store, this.keeper.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
@@ -392,41 +344,10 @@ export class MemoryEngine extends Disposable {
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
     // The working block, also detached: the turn is acknowledged once its own rows are on disk.
-    const work = this.updateWorking(t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
+    const work = updateWorkingBlock({ store: this.store, clock: this.clock, logger: this.logger, settings: this.settingsValue }, t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
     this.pendingLogs.add(work);
     void work.finally(() => this.pendingLogs.delete(work));
     return res;
-  }
-
-  /**
-   * Working memory (R-MEM-1): the conversation's one block `wk:<conversation>`, updated deterministically from
-   * the turn as saved (task, decisions, open questions, files), through the poison gate; it expires
-   * `memory.working.ttlHours` after the last turn (consolidation archives it then).
-   */
-  private async updateWorking(t: TurnInput, res: TurnResult): Promise<void> {
-    const ttlMs = Math.max(0, this.settingsValue.workingTtlHours) * 3_600_000;
-    if (!ttlMs) return;
-    const id = workingId(t.conversation);
-    const prev = this.store.items.get(id);
-    const alive = prev && prev.archivedAt === null && prev.trust !== 'quarantined';
-    const state = nextWorkingState(alive ? workingStateOf(prev.meta) : null, {
-      title: t.title, user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant,
-    });
-    const text = workingText(state);
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'working', detector: verdict.detector ?? '' });
-      return;
-    }
-    const now = t.at ?? this.clock.now();
-    const userTrust = t.trust ?? 'owner';
-    await this.store.transaction((tx) => tx.items.put({
-      id, kind: 'working', created: alive ? prev.created : now, updated: now, text, title: state.task, summary: state.task,
-      conversation: t.conversation, project: t.project ?? prev?.project ?? null, projectType: t.projectType ?? prev?.projectType ?? null,
-      trust: leastTrusted([userTrust], 'derived'), untrusted: verdict.verdict === 'untrusted' || (alive ? prev.untrusted : false),
-      accessCount: alive ? prev.accessCount : 0, lastAccessed: alive ? prev.lastAccessed : null,
-      expiresAt: now + ttlMs, entryPath: t.entryPath ?? null, meta: { working: state },
-    }));
   }
 
   /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
@@ -456,31 +377,9 @@ export class MemoryEngine extends Disposable {
   /** Pinned, owner-trust note written to the vault (R-UI-1 `/remember`); bypasses the save filter. */
   async remember(input: RememberInput): Promise<{ id: string; path: string }> {
     this.ensureOpen();
-    const text = typeof input?.text === 'string' ? input.text.trim() : '';
-    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to remember: the text is empty');
-    if (text.length > 20_000) throw new MemoryError('E_TOO_LARGE', 'a remembered note is limited to 20,000 characters');
-    const kind = input.kind ?? 'user';
-    if (!NOTE_KINDS.includes(kind)) throw new MemoryError('E_BAD_INPUT', `kind must be one of ${NOTE_KINDS.join(', ')}`);
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'remember', detector: verdict.detector ?? '' });
-      throw new MemoryError('E_REFUSED', 'not remembered: the text reads as an instruction to the assistant (poison gate)');
-    }
-    const at = input.at ?? this.clock.now();
-    const firstLine = text.split('\n').find((l) => l.trim())!.trim();
-    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
-    const folder = input.project ? projectDir(input.project) : VAULT_DIRS.semantic;
-    const rel = `${folder}/${noteFileSlug(firstLine)}.md`;
-    const frontmatter: Record<string, unknown> = {
-      kind, summary, pinned: true, origin: { by: 'remember' }, created: new Date(at).toISOString(),
-    };
-    if (input.project) frontmatter.project = input.project;
-    if (verdict.verdict === 'untrusted') frontmatter.tags = ['untrusted'];
-    const written = await writeNote(this.vaultDir, rel, { frontmatter, body: text + '\n' }, { mask: true });
-    const id = await this.vault.syncFile(written.relPath);
-    if (!id) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
+    const r = await rememberNote(this.noteDeps(), input);
     await this.index.embedPending();
-    return { id, path: written.path };
+    return r;
   }
 
   /**
@@ -500,96 +399,17 @@ export class MemoryEngine extends Disposable {
 
   /**
    * What forgetting `id` would remove, everywhere memory keeps it (R-MAINT-4; shown in the confirmation):
-   * the item and the rows derived only from it (store, keyword and vector indexes), its note file, its slot
-   * in the raw record, and its message blocks in the daily logs. Changes nothing.
+   * the item and the rows derived only from it, its note file, its raw-record slot, its daily-log blocks.
    */
   async forgetPreview(id: string): Promise<ForgetPlan> {
     this.ensureOpen();
-    if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
-    if (id.startsWith('vt:')) relPathOfId(id);
-    const item = this.store.items.get(id);
-    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const derived = this.store.itemSources.derivedFrom(id).filter((d) => {
-      const srcs = this.store.itemSources.sourcesOf(d);
-      return srcs.length === 1 && srcs[0] === id;
-    });
-    // The conversation's working block quotes its turns: it goes too (the next turn starts a new one).
-    if (item.kind === 'raw' && item.conversation && this.store.items.get(workingId(item.conversation))) derived.push(workingId(item.conversation));
-    await this.whenLogsWritten();
-    const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
-    const match = this.logMatchOf(item);
-    const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
-    const index = this.index;
-    return {
-      id, kind: item.kind, derived,
-      noteFile: item.kind === 'note' && item.path ? item.path : null,
-      rawRecord,
-      logDays,
-      indexed: [id, ...derived].filter((x) => index.has(x)).length,
-      vectors: [id, ...derived].filter((x) => index.hasVector(x)).length,
-      summaryRewritten: item.kind === 'raw' && item.conversation && !derived.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)
-        ? `gs:${item.conversation}` : null,
-    };
+    return this.forgetter.preview(id);
   }
 
-  /**
-   * Deletes one item everywhere memory keeps it (see forgetPreview): the rows, the index entries and vectors,
-   * the note file, its raw-record slot, its daily-log blocks (each file rewritten atomically, every other byte
-   * unchanged); the saved index is rewritten and the store compacted, so no copy stays in the journal. The
-   * audit row records ids and counts only.
-   */
+  /** Deletes one item everywhere memory keeps it (see forgetPreview); the audit row records ids and counts only. */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
-    await this.whenLogsWritten(); // a detached log append or working-block update of this turn lands first
-    const plan = await this.forgetPreview(id);
-    const item = this.store.items.get(id);
-    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const removed = [id, ...plan.derived];
-    const match = this.logMatchOf(item);
-    if (item.kind === 'note' && item.path) {
-      try {
-        await fsp.unlink(resolveInVault(this.vaultDir, item.path, { allowHidden: true }));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-    }
-    await this.store.transaction((tx) => {
-      for (const r of removed) {
-        tx.items.delete(r);
-        tx.itemSources.remove(r);
-      }
-      if (item.blobHash && plan.rawRecord) tx.rawBlobs.delete(item.blobHash);
-      tx.audit.add({
-        at: this.clock.now(), action: 'forget', actor, itemId: id,
-        detail: { kind: item.kind, removed, file: plan.noteFile !== null, rawRecord: plan.rawRecord, logEntries: plan.logDays.length },
-      });
-    });
-    // A summary that also drew on other messages is re-derived without the forgotten one.
-    if (plan.summaryRewritten) await this.writer.resummarize(item.conversation!);
-    // The daily log's copy: only blocks of this message (same role, conversation and text) are cut.
-    let logDays: string[] = [];
-    if (match && plan.logDays.length) {
-      await Promise.all([...this.pendingLogs]);
-      logDays = await forgetInLogs(this.vaultDir, plan.logDays, match);
-    }
-    // No copy left behind: the index image (it lists ids) and the journal (it holds the original write).
-    this.syncIndex();
-    this.persistIndex('forget');
-    await this.store.compact().catch((e) => this.logger.warn('forget.compact_failed', { error: errorCode(e) }));
-    this.logger.info('forget', { id, removed: removed.length, logDays: logDays.length });
-    return { id, removed, plan };
-  }
-
-  /** The daily-log message an item was saved from (raw user / assistant messages only). */
-  private logMatchOf(item: Item): LogMessageMatch | null {
-    if (item.kind !== 'raw' || (item.role !== 'user' && item.role !== 'assistant')) return null;
-    const text = this.writer.textOf(item);
-    return text ? { conversation: item.conversation, role: item.role, text } : null;
-  }
-
-  /** The local days around a time (a log is named by the local day of the turn; ±1 covers a changed zone). */
-  private logDaysAround(at: number): string[] {
-    const tz = this.clock.timeZone();
-    return [...new Set([-86_400_000, 0, 86_400_000].map((d) => localDay(at + d, tz)))];
+    this.ensureOpen();
+    return this.forgetter.forget(id, actor);
   }
 
   // ------------------------------------------------------------------ read
@@ -598,7 +418,7 @@ export class MemoryEngine extends Disposable {
     this.ensureOpen();
     this.syncIndex();
     const hits = await this.recaller.search(query, ctx, k);
-    this.noteAccess(hits.map((h) => h.id));
+    this.access.note(hits.map((h) => h.id));
     return hits;
   }
 
@@ -608,7 +428,7 @@ export class MemoryEngine extends Disposable {
     try {
       this.syncIndex();
       const res = await this.recaller.recall(req);
-      this.noteAccess([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
+      this.access.note([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
       return res;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
@@ -621,39 +441,12 @@ export class MemoryEngine extends Disposable {
     this.ensureOpen();
     this.syncIndex();
     const res = await this.recaller.expand(id, ctx);
-    this.noteAccess([res.id]);
+    this.access.note([res.id]);
     return res;
   }
 
-  // ------------------------------------------------------------------ access counts (salience input, R-MAINT-2)
-
-  // Ids returned by recall / search / expand, written in one small transaction at most every 5 s
-  // (ACCESS_FLUSH_MS), never on the turn's critical path; the close and a consolidation flush them first.
-  private accessQueue: string[] = [];
-  private accessTimer: NodeJS.Timeout | undefined;
-
-  private noteAccess(ids: readonly string[]): void {
-    if (!ids.length || this.closed) return;
-    this.accessQueue.push(...ids);
-    if (this.accessQueue.length >= ACCESS_FLUSH_MAX) { void this.flushAccess(); return; }
-    if (this.accessTimer) return;
-    this.accessTimer = setTimeout(() => { this.accessTimer = undefined; void this.flushAccess(); }, ACCESS_FLUSH_MS);
-    this.accessTimer.unref?.();
-  }
-
-  /** Writes the queued access counts now (one transaction). Never throws: a lost count only lowers salience a little. */
-  async flushAccess(): Promise<void> {
-    if (this.accessTimer) { clearTimeout(this.accessTimer); this.accessTimer = undefined; }
-    const ids = this.accessQueue;
-    if (!ids.length) return;
-    this.accessQueue = [];
-    try {
-      const at = this.clock.now();
-      await this.store.transaction((tx) => tx.items.touchAccess(ids, at));
-    } catch (e) {
-      this.logger.warn('access.flush_failed', { items: ids.length, error: errorCode(e) });
-    }
-  }
+  /** Writes the queued access counts now (one transaction; recall, search and expand queue them). */
+  flushAccess(): Promise<void> { return this.access.flush(); }
 
   // ------------------------------------------------------------------ consolidation (R-MAINT-1, R-MAINT-2)
 
@@ -702,42 +495,18 @@ export class MemoryEngine extends Disposable {
   }
 
   /**
-   * Review queue "promote now": the item becomes a vault note at once, without a model — its summary (or first
-   * line) and text, through the poison gate (a reject writes nothing: E_REFUSED; untrusted text is tagged) —
-   * and the item is archived with `promotedTo`, as consolidation does. Returns the note's id and path.
+   * Review queue "promote now": the item becomes a vault note at once, without a model (through the poison
+   * gate; a reject writes nothing: E_REFUSED) and is archived with `promotedTo`, as consolidation does.
    */
   async promoteNow(id: string): Promise<{ id: string; path: string }> {
     this.ensureOpen();
-    const it = this.store.items.get(id);
-    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    if (it.kind === 'note') throw new MemoryError('E_BAD_INPUT', 'this memory is already a vault note');
-    if (it.trust === 'quarantined' || it.archivedAt !== null) throw new MemoryError('E_REFUSED', 'a quarantined or archived memory is not promoted');
-    const text = (it.kind === 'raw' ? this.writer.textOf(it) : it.text ?? it.summary ?? '').trim();
-    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to promote: the memory has no text');
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'promote', detector: verdict.detector ?? '' });
-      throw new MemoryError('E_REFUSED', 'not promoted: the text reads as an instruction to the assistant (poison gate)');
-    }
-    const firstLine = (it.summary ?? text.split('\n').find((l) => l.trim()) ?? id).replace(/\s+/g, ' ').trim();
-    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
-    const now = this.clock.now();
-    const folder = it.project ? projectDir(it.project) : VAULT_DIRS.semantic;
-    const frontmatter: Record<string, unknown> = {
-      kind: it.project ? 'project' : 'reference', summary, origin: { by: 'review', from: id }, created: new Date(now).toISOString(),
-    };
-    if (it.project) frontmatter.project = it.project;
-    const tags = [...it.tags, ...(verdict.verdict === 'untrusted' ? ['untrusted'] : [])];
-    if (tags.length) frontmatter.tags = [...new Set(tags)];
-    const written = await writeNote(this.vaultDir, `${folder}/${noteFileSlug(summary)}.md`, { frontmatter, body: text + '\n' }, { mask: true });
-    const noteId = await this.vault.syncFile(written.relPath);
-    if (!noteId) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
-    await this.store.transaction((tx) => tx.items.patch(id, {
-      archivedAt: now, originalId: it.originalId ?? id, meta: { ...it.meta, archivedReason: 'promoted', promotedTo: noteId },
-    }));
+    const r = await promoteToNote(this.noteDeps(), id);
     await this.index.embedPending();
-    this.logger.info('review.promoted', { id, to: noteId });
-    return { id: noteId, path: written.path };
+    return r;
+  }
+
+  private noteDeps(): DirectNoteDeps {
+    return { store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger, textOf: (it) => this.textOfItem(it) };
   }
 
   /**
@@ -819,98 +588,20 @@ export class MemoryEngine extends Disposable {
     return this.quarantine.history();
   }
 
-  /**
-   * The cheap part of the card — no scans of facts, summaries or the raw record — for surfaces that
-   * refresh after every write burst (the status bar).
-   */
-  headline(): EngineHeadline {
-    const s = this.settingsValue;
-    const footprint = this.footprint();
-    const bytes = footprint.memoryBytes;
-    return {
-      enabled: s.enabled,
-      items: this.store.items.count(),
-      embedder: {
-        id: this.index.embedderId, model: this.keeper.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.keeper.embedderInfo.reason,
-        vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
-      },
-      health: { level: healthLevel(bytes, s.healthWarnBytes, s.healthCritBytes), bytes, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, footprint },
-    };
-  }
-
-  private footprintCache: { key: string; value: EngineFootprint } | undefined;
+  /** The cheap part of the status card (no scans) for surfaces that refresh after every write burst (the status bar). */
+  headline(): EngineHeadline { return this.statusReader.headline(); }
 
   /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
-  footprint(): EngineFootprint {
-    const index = this.index;
-    // The database's memory: sql.js's WASM heap (page cache, working memory) plus the database file it keeps in memory.
-    const heap = this.store.heapBytes + this.store.dbBytes;
-    const key = `${this.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
-    if (this.footprintCache?.key === key) return this.footprintCache.value;
-    const f = index.footprint();
-    const size = (file: string): number => { try { return statSync(file).size; } catch { return 0; } };
-    const st = this.store.stats();
-    let vectorBytes = 0;
-    try {
-      for (const name of readdirSync(path.join(this.store.dir, 'vectors'))) vectorBytes += size(path.join(this.store.dir, 'vectors', name));
-    } catch { /* no vectors saved yet */ }
-    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.keeper.indexFile), vectorBytes };
-    const cacheBytes = f.metadataBytes + f.pendingBytes;
-    const value: EngineFootprint = {
-      memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
-      databaseBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
-      diskBytes: disk.snapshotBytes + disk.journalBytes + disk.indexBytes + disk.vectorBytes, disk,
-    };
-    this.footprintCache = { key, value };
-    return value;
-  }
+  footprint(): EngineFootprint { return this.statusReader.footprint(); }
 
-  status(): EngineStatus {
-    const s = this.settingsValue;
-    const head = this.headline();
-    const counts = this.store.items.countByKind();
-    const now = this.clock.now();
-    let recallSummaries = 0, recallFacts = 0, vecSummaries = 0, vecFacts = 0;
-    // Ids and kinds only (one JSON row from SQLite): no item is decoded, so the card stays cheap at any size.
-    for (const it of this.store.items.idsAndKinds({ kind: ['summary', 'fact'], recallable: true, now })) {
-      if (it.kind === 'summary') { recallSummaries++; if (this.index.hasVector(it.id)) vecSummaries++; }
-      else { recallFacts++; if (this.index.hasVector(it.id)) vecFacts++; }
-    }
-    const invalidatedFacts = this.store.items.count({ kind: 'fact' }) - this.store.items.count({ kind: 'fact', recallable: true });
-    const counters = this.store.counters.all();
-    const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-    const blobs = this.store.rawBlobs.stats();
-    const st = this.store.stats();
-    return {
-      enabled: s.enabled,
-      storeDir: this.store.dir,
-      vaultDir: this.vaultDir,
-      embedder: head.embedder,
-      items: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v ?? 0])),
-      recallable: { summaries: recallSummaries, facts: recallFacts },
-      vectors: {
-        summaries: `${vecSummaries} of ${recallSummaries}`, facts: `${vecFacts} of ${recallFacts}`, total: this.index.vectorCount,
-        pending: this.index.pendingVectorCount, partitions: this.index.vectorPartitions,
-        lastRun: this.index.lastVectorRun ? new Date(this.index.lastVectorRun).toISOString() : null,
-      },
-      invalidatedFacts,
-      conversations: this.store.conversations.count(),
-      bufferedMessages: this.store.rawBuffers.conversations().reduce((n, c) => n + c.entries, 0),
-      skips: pick('skip.'),
-      saved: pick('saved.'),
-      rawRecord: { enabled: s.l0Enabled, ...blobs, ratio: blobs.storedBytes > 0 ? Math.round((blobs.rawBytes / blobs.storedBytes) * 100) / 100 : null },
-      switches: { captureToolResults: s.l0CaptureToolResults, captureThinking: s.l0CaptureThinking, includeSecrets: s.recallIncludeSecrets },
-      recallBudgetChars: s.indexBudgetChars,
-      store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, written: st.written },
-      health: head.health,
-      openReport: this.store.openReport,
-    };
-  }
+  /** The status card: embedder, counts, vectors, switches, store, health (ids and counts only). */
+  status(): EngineStatus { return this.statusReader.status(); }
 
   /** Flushes buffers, saves, and closes the store (compacting it). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.access.stop();
     const vectorsStopped = this.keeper.stop();
     this.writer.dispose();
     await this.vaultSynced;
