@@ -152,7 +152,7 @@ export class MemoryEngine extends Disposable {
       if (sync !== false) {
         const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(
           () => undefined,
-          (e) => logger.error('vault.sync_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name }),
+          (e) => logger.error('vault.sync_failed', { error: errorCode(e) }),
         );
         engine.vaultSynced = run;
         if (sync !== 'background') await run;
@@ -339,7 +339,7 @@ export class MemoryEngine extends Disposable {
       at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant, conversation: t.conversation,
     }).then(
       () => undefined,
-      (e) => this.logger.warn('daily_log.append_failed', { error: (e as Error)?.name }),
+      (e) => this.logger.warn('daily_log.append_failed', { error: errorCode(e) }),
     );
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
@@ -611,7 +611,7 @@ export class MemoryEngine extends Disposable {
     try {
       await this.writer.flush();
     } catch (e) {
-      this.logger.warn('close.flush_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
+      this.logger.warn('close.flush_failed', { error: errorCode(e) });
     }
     await vectorsStopped;
     this.persistIndex('close');

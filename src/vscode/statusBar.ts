@@ -10,6 +10,7 @@ import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
 import type { ProjectStatus } from './config';
 import { projectNotes } from './commands/statusCommand';
+import { errorCode } from '../engine/errors';
 
 /** 500 ms: a burst of writes (a flush, a rebuild) updates the count once, still "live" to a person. */
 const UPDATE_DEBOUNCE_MS = 500;
@@ -21,7 +22,7 @@ function headlineOf(engine: MemoryEngine, logger: Logger): EngineHeadline | unde
   try {
     return engine.headline();
   } catch (e) {
-    logger.warn('status_bar.headline_unavailable', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+    logger.warn('status_bar.headline_unavailable', { error: errorCode(e) });
     return undefined;
   }
 }

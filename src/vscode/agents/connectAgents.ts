@@ -22,7 +22,8 @@ import { hookSocketPath, HookSocketServer } from '../../hooks/hookSocket';
 import { HookState, type AgentActivity } from '../../hooks/hookState';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import type { ProjectContext } from '../config';
-import { codeOf, commandRegistrar, type EngineHost } from '../engineHost';
+import { commandRegistrar, type EngineHost } from '../engineHost';
+import { errorCode } from '../../engine/errors';
 
 export const CONNECT_AGENTS_COMMAND = 'memory.connectAgents';
 export const DISCONNECT_AGENTS_COMMAND = 'memory.disconnectAgents';
@@ -140,7 +141,7 @@ export class AgentHooks implements vscode.Disposable {
       this.deps.logger.info('hooks.answered', { event: input.event, agent: input.agent, outcome: String(r.log.outcome ?? '') });
       return r.output;
     } catch (e) {
-      this.state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: codeOf(e), path: 'extension' });
+      this.state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: errorCode(e, 'E_INTERNAL'), path: 'extension' });
       return '';
     }
   }

@@ -6,9 +6,10 @@ import type { Logger } from '../../engine/host';
 import type { EngineStatus } from '../../engine/engine';
 import { describeSkips, formatBytes } from '../../engine/maintain/health';
 import { describeEmbedder } from '../embedderController';
-import { codeOf, type EngineHost } from '../engineHost';
+import { type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
 import type { ProjectStatus } from '../config';
+import { errorCode } from '../../engine/errors';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
 
@@ -55,7 +56,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
   try {
     engine = await host.get();
   } catch (e) {
-    return { ...base, error: codeOf(e) };
+    return { ...base, error: errorCode(e, 'E_INTERNAL') };
   }
   base.vaultPath = engine.vaultDir;
   base.items = engine.itemCount();
@@ -75,7 +76,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
       recallBudgetChars: card.recallBudgetChars,
     };
   } catch (e) {
-    return { ...base, embedder: engine.embedderId, error: codeOf(e) };
+    return { ...base, embedder: engine.embedderId, error: errorCode(e, 'E_INTERNAL') };
   }
 }
 

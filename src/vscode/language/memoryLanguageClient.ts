@@ -15,6 +15,7 @@ import {
 } from '../../protocol/language';
 import type { EngineHost } from '../engineHost';
 import { describeItem, noteInfosOf } from './languageFacts';
+import { errorCode } from '../../engine/errors';
 
 export interface LanguageClientDeps {
   host: EngineHost;
@@ -108,7 +109,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
       await client.start();
       this.deps.logger.info('language.started', {});
     } catch (e) {
-      this.deps.logger.error('language.start_failed', { error: (e as Error)?.name ?? 'error' });
+      this.deps.logger.error('language.start_failed', { error: errorCode(e) });
     }
   }
 

@@ -12,6 +12,7 @@ import { listLogDays } from '../../engine/vault/dailyLog';
 import { LONGTERM_FILE, isHiddenRelPath, noteId } from '../../engine/vault/vaultLayout';
 import type { EngineHost } from '../engineHost';
 import { buildVaultTree, type NoteRow, type VaultNode } from './vaultModel';
+import { errorCode } from '../../engine/errors';
 
 export type { VaultNode } from './vaultModel';
 
@@ -303,7 +304,7 @@ export class VaultFileSync implements vscode.Disposable {
   private serial(fn: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(fn).catch((e) => {
       // A refused path (E_BAD_ID) or a closed engine: log by code and keep going.
-      this.logger.warn('vault.watch_sync_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+      this.logger.warn('vault.watch_sync_failed', { error: errorCode(e) });
     });
     return this.chain;
   }
@@ -328,7 +329,7 @@ export class VaultFileSync implements vscode.Disposable {
           await this.engine.syncVaultFile(rel);
           synced++;
         } catch (e) {
-          this.logger.warn('vault.sync_file_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+          this.logger.warn('vault.sync_file_failed', { error: errorCode(e) });
         }
       }
       this.logger.trace('vault.watch_synced', { files: rels.length, synced });
