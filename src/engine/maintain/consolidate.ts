@@ -404,7 +404,7 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
   const items = new Map(store.items.getMany(picked.map((p) => p.id)).map((it) => [it.id, it]));
   for (const p of picked) {
     const it = items.get(p.id);
-    if (it) out.push({ id: p.id, reason: p.reason, title: title(it), detail: p.detail });
+    if (it && visible(it)) out.push({ id: p.id, reason: p.reason, title: title(it), detail: p.detail });
   }
   return out.slice(0, limit);
 }
