@@ -40,6 +40,13 @@ export class EngineHost implements vscode.Disposable {
   /** Fires each time an engine is ready (first open and every reopen). */
   readonly onDidOpen = this.opened.event;
   readonly onDidChangeState = this.stateChanged.event;
+  private readonly itemsChanged = new vscode.EventEmitter<{ ids: string[] }>();
+  /**
+   * Fires after items change in the current engine (local writes, other windows' writes, vault edits) and
+   * keeps following it across reopens: surfaces subscribe once, here, instead of to each engine.
+   */
+  readonly onDidChangeItems = this.itemsChanged.event;
+  private itemsSub: { dispose(): void } | undefined;
 
   constructor(private readonly opts: EngineHostOptions) {}
 
@@ -81,6 +88,8 @@ export class EngineHost implements vscode.Disposable {
     const { logger } = this.opts;
     const previous = this.engine;
     this.engine = undefined;
+    this.itemsSub?.dispose();
+    this.itemsSub = undefined;
     if (previous) await previous.close().catch((e) => logger.warn('engine.close_failed', { code: errorCode(e, 'E_INTERNAL') }));
     const started = Date.now();
     try {
@@ -99,6 +108,7 @@ export class EngineHost implements vscode.Disposable {
       // The long-term file sits at the top of the Vault tree; create it from its template once.
       await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: errorCode(e, 'E_INTERNAL') }));
       this.engine = engine;
+      this.itemsSub = engine.onDidChange((e) => this.itemsChanged.fire(e));
       this.opening = false;
       this.failure = undefined;
       this.shownCode = undefined;
@@ -132,6 +142,8 @@ export class EngineHost implements vscode.Disposable {
     if (pending) await pending.catch(() => undefined);
     const engine = this.engine;
     this.engine = undefined;
+    this.itemsSub?.dispose();
+    this.itemsSub = undefined;
     if (engine) await engine.close();
     this.stateChanged.fire({ state: 'closed' });
   }
@@ -140,6 +152,7 @@ export class EngineHost implements vscode.Disposable {
     void this.close().catch((e) => this.opts.logger.warn('engine.close_failed', { code: errorCode(e, 'E_INTERNAL') }));
     this.opened.dispose();
     this.stateChanged.dispose();
+    this.itemsChanged.dispose();
   }
 }
 

@@ -30,7 +30,6 @@ function headlineOf(engine: MemoryEngine, logger: Logger): EngineHeadline | unde
 export class MemoryStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private timer: NodeJS.Timeout | undefined;
-  private engineSub: { dispose(): void } | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -41,14 +40,10 @@ export class MemoryStatusBar implements vscode.Disposable {
     this.item.name = 'Memory';
     this.item.command = OPEN_DASHBOARD_COMMAND;
     this.subs.push(
-      host.onDidOpen((engine) => {
-        this.engineSub?.dispose();
-        this.engineSub = engine.onDidChange(() => this.schedule());
-        this.update();
-      }),
+      host.onDidOpen(() => this.update()),
+      host.onDidChangeItems(() => this.schedule()),
       host.onDidChangeState(() => this.update()),
     );
-    if (host.current) this.engineSub = host.current.onDidChange(() => this.schedule());
     this.update();
     this.item.show();
   }
@@ -92,7 +87,6 @@ export class MemoryStatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.engineSub?.dispose();
     for (const d of this.subs) d.dispose();
     this.item.dispose();
   }

@@ -49,7 +49,6 @@ export class DashboardPanel implements vscode.Disposable {
   /** Fires after each message the host posts (tests wait on this instead of sleeping). */
   readonly onDidPost = this.postEmitter.event;
   private readonly subs: vscode.Disposable[] = [];
-  private engineSub: { dispose(): void } | undefined;
   private changeTimer: NodeJS.Timeout | undefined;
 
   static get current(): DashboardPanel | undefined { return DashboardPanel.instance; }
@@ -79,17 +78,11 @@ export class DashboardPanel implements vscode.Disposable {
     this.subs.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
-      deps.host.onDidOpen((engine) => this.watch(engine)),
+      deps.host.onDidChangeItems(() => {
+        if (this.changeTimer || !this.ready) return;
+        this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
+      }),
     );
-    if (deps.host.current) this.watch(deps.host.current);
-  }
-
-  private watch(engine: MemoryEngine): void {
-    this.engineSub?.dispose();
-    this.engineSub = engine.onDidChange(() => {
-      if (this.changeTimer || !this.ready) return;
-      this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
-    });
   }
 
   private async onMessage(m: unknown): Promise<void> {
@@ -207,7 +200,6 @@ export class DashboardPanel implements vscode.Disposable {
     this.disposed = true;
     if (DashboardPanel.instance === this) DashboardPanel.instance = undefined;
     if (this.changeTimer) clearTimeout(this.changeTimer);
-    this.engineSub?.dispose();
     for (const d of this.subs) d.dispose();
     this.postEmitter.dispose();
     this.renderEmitter.dispose();

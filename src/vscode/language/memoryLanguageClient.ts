@@ -7,7 +7,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { MemoryEngine } from '../../engine/engine';
 import type { Logger } from '../../engine/host';
 import {
   DESCRIBE_REQUEST, NOTES_CHANGED_NOTIFICATION, NOTES_REQUEST,
@@ -98,13 +97,10 @@ export class MemoryLanguageClient implements vscode.Disposable {
       return item ? describeItem(item, (i) => engine.textOf(i)) : null;
     }));
     // Index changes reach the server as one debounced notification; a reopened engine counts as one.
-    const watch = (engine: MemoryEngine) => {
-      list.push(engine.onDidChange((e) => { if (e.ids.some((id) => id.startsWith('vt:'))) this.notifyChanged(); }));
-      void engine.whenVaultSynced().then(() => this.notifyChanged());
-    };
+    list.push(this.deps.host.onDidChangeItems((e) => { if (e.ids.some((id) => id.startsWith('vt:'))) this.notifyChanged(); }));
     const current = this.deps.host.current;
-    if (current) watch(current);
-    list.push(this.deps.host.onDidOpen((engine) => { watch(engine); this.notifyChanged(); }));
+    if (current) void current.whenVaultSynced().then(() => this.notifyChanged());
+    list.push(this.deps.host.onDidOpen((engine) => { void engine.whenVaultSynced().then(() => this.notifyChanged()); this.notifyChanged(); }));
     try {
       await client.start();
       this.deps.logger.info('language.started', {});

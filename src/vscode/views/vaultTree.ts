@@ -222,14 +222,14 @@ export function registerVaultViews(context: vscode.ExtensionContext, host: Engin
   const bind = (engine: MemoryEngine) => {
     for (const d of engineSubs) d.dispose();
     const watcher = new VaultFileSync(engine, logger, () => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
-    const change = engine.onDidChange(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
-    engineSubs = [watcher, { dispose: () => change.dispose() }];
+    engineSubs = [watcher];
     void vault.refresh();
     void backlinks.refresh();
   };
   if (host.current) bind(host.current);
   context.subscriptions.push(
     host.onDidOpen(bind),
+    host.onDidChangeItems(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); }),
     host.onDidChangeState((s) => { if (s.state !== 'open') { void vault.refresh(); void backlinks.refresh(); } }),
     vscode.window.onDidChangeActiveTextEditor(() => backlinks.scheduleRefresh()),
     { dispose: () => { for (const d of engineSubs) d.dispose(); } },
