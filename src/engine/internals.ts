@@ -25,16 +25,18 @@ export interface EngineParts {
   readonly healthMonitor: HealthMonitor;
 }
 
-const registry = new WeakMap<object, EngineParts>();
+// A global symbol, not a module-local WeakMap: the integration tests reach the extension's engine (from
+// dist/extension.js) with their own copy of this module, and Symbol.for is shared across copies.
+const PARTS = Symbol.for('vscode-memory.engineParts');
 
 /** Called once by the engine's constructor. */
 export function registerEngineParts(engine: object, parts: EngineParts): void {
-  registry.set(engine, parts);
+  Object.defineProperty(engine, PARTS, { value: parts, enumerable: false, configurable: false, writable: false });
 }
 
 /** The parts of an open engine (tests and benchmarks). */
 export function internals(engine: object): EngineParts {
-  const parts = registry.get(engine);
+  const parts = (engine as { [PARTS]?: EngineParts })[PARTS];
   if (!parts) throw new Error('not a MemoryEngine');
   return parts;
 }
