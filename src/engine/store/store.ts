@@ -386,7 +386,7 @@ export class Store extends Disposable {
         } catch (e) {
           this.db.exec('ROLLBACK TO batch');
           this.db.exec('RELEASE batch');
-          this.logger.warn('store.batchRejected', { statements: p.batch.stmts.length });
+          this.logger.warn('store.batch_rejected', { statements: p.batch.stmts.length });
           p.reject(new MemoryError('E_BAD_INPUT', `the write was refused by the database: ${(e as Error).message}`));
         }
       }
@@ -413,7 +413,7 @@ export class Store extends Disposable {
       }
     } catch (e) {
       if (!committed) this.db.exec('ROLLBACK');
-      this.logger.error('store.flushFailed', { records: ok.length });
+      this.logger.error('store.flush_failed', { records: ok.length });
       for (const p of ok) p.reject(e);
       return;
     }
@@ -445,13 +445,13 @@ export class Store extends Disposable {
         void this.withLock(() => {
           this.compactQueued = false;
           return this.catchUp(true) && this.worthCompacting('write') ? this.compactLocked(false) : false;
-        }).catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
+        }).catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       });
     }
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (!this.closed && this.worthCompacting('idle')) {
-        void this.compact().catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
+        void this.compact().catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       }
     }, this.idleCompactMs);
     this.idleTimer.unref?.();
@@ -501,7 +501,7 @@ export class Store extends Disposable {
     try {
       this.catchUp(false);
     } catch (e) {
-      this.logger.warn('store.refreshFailed', { code: (e as NodeJS.ErrnoException).code ?? 'error' });
+      this.logger.warn('store.refresh_failed', { code: (e as NodeJS.ErrnoException).code ?? 'error' });
     }
     return this.lastSeq !== before || this.reloadCount !== reloads;
   }
@@ -517,7 +517,7 @@ export class Store extends Disposable {
     try {
       await this.withLock(() => (this.catchUp(true) && this.worthCompacting('close') ? this.compactLocked(false) : false));
     } catch (e) {
-      this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' });
+      this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' });
     }
     this.closed = true;
     this.dispose();
@@ -637,14 +637,14 @@ export class Store extends Disposable {
       fs.renameSync(this.dbPath, aside);
       report.snapshotMovedAside = aside;
       report.needsReindex = true;
-      this.logger.error('store.snapshotCorrupt', { movedAside: path.basename(aside), journalRecords: scan.records.length });
+      this.logger.error('store.snapshot_corrupt', { movedAside: path.basename(aside), journalRecords: scan.records.length });
     }
     if (journalCorrupt) {
       const aside = `${this.journalPath}.corrupt-${stamp(now)}`;
       fs.renameSync(this.journalPath, aside);
       report.journalMovedAside = aside;
       report.needsReindex = true;
-      this.logger.error('store.journalCorrupt', { movedAside: path.basename(aside) });
+      this.logger.error('store.journal_corrupt', { movedAside: path.basename(aside) });
     }
     report.created = !snapBytes && jbuf.length === 0;
     if (!db) db = new this.SQL.Database();
@@ -657,7 +657,7 @@ export class Store extends Disposable {
     if (header && header.baseSeq > this.lastSeq) {
       // The journal starts after a snapshot we do not have (moved aside, deleted, or an older copy restored).
       report.needsReindex = true;
-      this.logger.warn('store.journalAhead', { journalBase: header.baseSeq, snapshotSeq: this.lastSeq });
+      this.logger.warn('store.journal_ahead', { journalBase: header.baseSeq, snapshotSeq: this.lastSeq });
     }
     const applied = this.applyRecords(scan.records, true);
     report.recoveredRecords = applied.applied;
@@ -665,7 +665,7 @@ export class Store extends Disposable {
     if (scan.badBytes > 0) {
       truncateDurable(this.journalPath, scan.validEnd);
       report.tornBytes = scan.badBytes;
-      this.logger.warn('store.tornTail', { bytes: scan.badBytes, keptRecords: scan.records.length });
+      this.logger.warn('store.torn_tail', { bytes: scan.badBytes, keptRecords: scan.records.length });
     }
     for (const leftover of [`${this.dbPath}.tmp`, `${this.journalPath}.tmp`]) {
       try {
@@ -738,7 +738,7 @@ export class Store extends Disposable {
       if (!locked) return false;
       const aside = `${this.journalPath}.corrupt-${stamp(this.clock.now())}`;
       fs.renameSync(this.journalPath, aside);
-      this.logger.error('store.journalCorrupt', { movedAside: path.basename(aside) });
+      this.logger.error('store.journal_corrupt', { movedAside: path.basename(aside) });
       return this.catchUp(true);
     }
     if (header.baseSeq !== this.journalBase || st.ino !== this.journalIno || st.size < this.journalOffset) {
@@ -757,7 +757,7 @@ export class Store extends Disposable {
       // Without the lock this may be an append in flight; only the lock holder may judge it torn.
       if (!locked) return false;
       truncateDurable(this.journalPath, scan.validEnd);
-      this.logger.warn('store.tornTail', { bytes: scan.badBytes });
+      this.logger.warn('store.torn_tail', { bytes: scan.badBytes });
     }
     return true;
   }
@@ -777,7 +777,7 @@ export class Store extends Disposable {
     try {
       for (const r of todo) {
         if (r.version > SCHEMA_VERSION) {
-          if (!this.schemaTooNew) this.logger.error('store.recordTooNew', { seq: r.seq, version: r.version });
+          if (!this.schemaTooNew) this.logger.error('store.record_too_new', { seq: r.seq, version: r.version });
           this.schemaTooNew = true;
           out.tooNew = true;
           out.end = r.end - r.payload.length - RECORD_HEADER_BYTES;
@@ -799,7 +799,7 @@ export class Store extends Disposable {
           this.db.exec('ROLLBACK TO rec');
           this.db.exec('RELEASE rec');
           failed++;
-          this.logger.error('store.recordFailed', { seq: r.seq, error: (e as Error).name });
+          this.logger.error('store.record_failed', { seq: r.seq, error: (e as Error).name });
         }
         this.lastSeq = r.seq;
       }
@@ -825,7 +825,7 @@ export class Store extends Disposable {
         const v = schemaVersionOf(db);
         if (v > SCHEMA_VERSION) {
           db.close();
-          if (!this.schemaTooNew) this.logger.error('store.snapshotTooNew', { version: v });
+          if (!this.schemaTooNew) this.logger.error('store.snapshot_too_new', { version: v });
           this.schemaTooNew = true;
           return false;
         }
@@ -855,11 +855,11 @@ export class Store extends Disposable {
       this.changeEmitter.fire({ ids: [], origin: 'remote', reloaded: true });
       if (scan.badBytes > 0 && locked && res.end === undefined) {
         truncateDurable(this.journalPath, scan.validEnd);
-        this.logger.warn('store.tornTail', { bytes: scan.badBytes });
+        this.logger.warn('store.torn_tail', { bytes: scan.badBytes });
       }
       return !res.gap && !res.tooNew && (scan.badBytes === 0 || locked);
     }
-    this.logger.warn('store.reloadDeferred', { seq: this.lastSeq });
+    this.logger.warn('store.reload_deferred', { seq: this.lastSeq });
     return false;
   }
 
