@@ -2,7 +2,7 @@
 // Click opens the dashboard (Show Status stays in the palette). Counts only, no memory text.
 import * as vscode from 'vscode';
 import type { EngineHeadline, MemoryEngine } from '../engine/engine';
-import type { Logger } from '../engine/host';
+import { Disposable, type Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
 import { formatBytes } from '../engine/maintain/health';
 import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
@@ -27,23 +27,21 @@ function headlineOf(engine: MemoryEngine, logger: Logger): EngineHeadline | unde
   }
 }
 
-export class MemoryStatusBar implements vscode.Disposable {
+export class MemoryStatusBar extends Disposable implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private timer: NodeJS.Timeout | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     private readonly host: EngineHost, private readonly settings: () => EngineSettings, private readonly logger: Logger,
     private readonly project?: () => ProjectStatus,
   ) {
-    this.item = vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100);
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100));
     this.item.name = 'Memory';
     this.item.command = OPEN_DASHBOARD_COMMAND;
-    this.subs.push(
-      host.onDidOpen(() => this.update()),
-      host.onDidChangeItems(() => this.schedule()),
-      host.onDidChangeState(() => this.update()),
-    );
+    this._register(host.onDidOpen(() => this.update()));
+    this._register(host.onDidChangeItems(() => this.schedule()));
+    this._register(host.onDidChangeState(() => this.update()));
     this.update();
     this.item.show();
   }
@@ -85,9 +83,8 @@ export class MemoryStatusBar implements vscode.Disposable {
     this.item.tooltip = tip;
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const d of this.subs) d.dispose();
-    this.item.dispose();
+    super.dispose();
   }
 }

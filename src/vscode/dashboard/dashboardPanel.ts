@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { errorCode, MemoryError } from '../../engine/errors';
-import type { Logger } from '../../engine/host';
+import { Disposable, type Logger } from '../../engine/host';
 import { DashboardData } from './dashboardData';
 import type { EngineSettings } from '../../engine/settings';
 import { kindOfId } from '../../engine/types';
@@ -30,7 +30,7 @@ export interface DashboardDeps {
   extensionUri: vscode.Uri;
 }
 
-export class DashboardPanel implements vscode.Disposable {
+export class DashboardPanel extends Disposable implements vscode.Disposable {
   static readonly viewType = 'memory.dashboard';
   private static instance: DashboardPanel | undefined;
 
@@ -42,13 +42,12 @@ export class DashboardPanel implements vscode.Disposable {
   /** Test hook: the last response per method, and the tabs the webview has finished drawing. */
   readonly responses = new Map<DashboardMethod, DashboardToWebview>();
   readonly rendered = new Set<string>();
-  private readonly renderEmitter = new vscode.EventEmitter<string>();
+  private readonly renderEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires when the webview reports a tab drawn (screenshots wait on this). */
   readonly onDidRender = this.renderEmitter.event;
-  private readonly postEmitter = new vscode.EventEmitter<DashboardToWebview>();
+  private readonly postEmitter = this._register(new vscode.EventEmitter<DashboardToWebview>());
   /** Fires after each message the host posts (tests wait on this instead of sleeping). */
   readonly onDidPost = this.postEmitter.event;
-  private readonly subs: vscode.Disposable[] = [];
   private changeTimer: NodeJS.Timeout | undefined;
 
   static get current(): DashboardPanel | undefined { return DashboardPanel.instance; }
@@ -68,6 +67,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private constructor(readonly panel: vscode.WebviewPanel, private readonly deps: DashboardDeps) {
+    super();
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'memory.svg');
     const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
     panel.webview.html = dashboardHtml({
@@ -75,14 +75,12 @@ export class DashboardPanel implements vscode.Disposable {
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.js')).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.css')).toString(),
     });
-    this.subs.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
-      deps.host.onDidChangeItems(() => {
-        if (this.changeTimer || !this.ready) return;
-        this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
-      }),
-    );
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }));
+    this._register(deps.host.onDidChangeItems(() => {
+      if (this.changeTimer || !this.ready) return;
+      this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
+    }));
   }
 
   private async onMessage(m: unknown): Promise<void> {
@@ -185,7 +183,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private async post(m: DashboardToWebview): Promise<void> {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.lastMessage = m;
     this.posted++;
     if (m.type === 'response') this.responses.set(m.method, m);
@@ -193,16 +191,11 @@ export class DashboardPanel implements vscode.Disposable {
     this.postEmitter.fire(m);
   }
 
-  private disposed = false;
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  override dispose(): void {
+    if (this.isDisposed) return;
     if (DashboardPanel.instance === this) DashboardPanel.instance = undefined;
     if (this.changeTimer) clearTimeout(this.changeTimer);
-    for (const d of this.subs) d.dispose();
-    this.postEmitter.dispose();
-    this.renderEmitter.dispose();
+    super.dispose(); // the subscriptions, then the emitters (reverse order of registration)
     this.panel.dispose();
   }
 }

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { Logger } from '../../engine/host';
+import { Disposable, type Logger } from '../../engine/host';
 import {
   DESCRIBE_REQUEST, NOTES_CHANGED_NOTIFICATION, NOTES_REQUEST,
   type DescribeParams, type DescribeResponse, type MemoryServerInitOptions, type NotesResponse,
@@ -27,23 +27,21 @@ export interface LanguageClientDeps {
 /** 200 ms: a vault sync or rebuild changes many notes in one burst; the server reloads once. */
 const NOTIFY_DEBOUNCE_MS = 200;
 
-export class MemoryLanguageClient implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class MemoryLanguageClient extends Disposable implements vscode.Disposable {
   private clientDisposables: vscode.Disposable[] = [];
   private client: LanguageClient | undefined;
   private clientVault: string | undefined;
   private readonly channel: vscode.LogOutputChannel;
   private notifyTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
 
   constructor(private readonly deps: LanguageClientDeps) {
-    this.channel = vscode.window.createOutputChannel('Memory Language Server', { log: true });
-    this.disposables.push(this.channel);
-    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    super();
+    this.channel = this._register(vscode.window.createOutputChannel('Memory Language Server', { log: true }));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('memory.vaultPath')) void this.restart();
     }));
-    this.disposables.push(vscode.workspace.onDidOpenTextDocument((d) => { if (this.inVault(d)) void this.ensureStarted(); }));
-    this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void this.restart(); }));
+    this._register(vscode.workspace.onDidOpenTextDocument((d) => { if (this.inVault(d)) void this.ensureStarted(); }));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => { void this.restart(); }));
     if (vscode.workspace.textDocuments.some((d) => this.inVault(d))) void this.ensureStarted();
   }
 
@@ -63,7 +61,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
   /** Starts a client for the current vault unless one runs for it already. */
   async ensureStarted(): Promise<void> {
     const vaultDir = this.vaultDir();
-    if (this.disposed || (this.client && this.clientVault === vaultDir)) return;
+    if (this.isDisposed || (this.client && this.clientVault === vaultDir)) return;
     if (!vscode.workspace.isTrusted && overlapsWorkspace(vaultDir)) {
       this.deps.logger.info('language.restricted', {});
       return;
@@ -134,11 +132,10 @@ export class MemoryLanguageClient implements vscode.Disposable {
     if (vscode.workspace.textDocuments.some((d) => this.inVault(d))) await this.ensureStarted();
   }
 
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
-    void this.stopClient();
-    for (const d of this.disposables) d.dispose();
+    void this.stopClient(); // first, as before: its synchronous part detaches the client's subscriptions
+    super.dispose();
   }
 }
 
