@@ -27,6 +27,7 @@ import { setNoteFilePinned } from './vault/notePin';
 import { captureDepsOf, registerEngineParts } from './internals';
 import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
 import { Store } from './store/store';
+import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
 import { appendTurn, recentTurns, type RecentTurn } from './vault/dailyLog';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
@@ -36,8 +37,6 @@ import { updateWorkingBlock } from './write/workingUpdate';
 import { promoteToNote, rememberNote, type DirectNoteDeps, type RememberInput } from './write/directNotes';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
-/** Store meta key: the recovery (R-STORE-3) the user was last told about. */
-const RECOVERY_NOTICE_KEY = 'notice.recovery';
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
 
@@ -299,20 +298,7 @@ export class MemoryEngine extends Disposable {
    */
   async takeRecoveryNotice(): Promise<string | null> {
     this.ensureOpen();
-    const r = this.store.openReport;
-    const repaired = r.snapshotMovedAside !== null || r.journalMovedAside !== null || r.tornBytes > 0 || r.failedRecords > 0;
-    if (!repaired) return null;
-    const key = `${r.snapshotMovedAside ?? ''}|${r.journalMovedAside ?? ''}|${r.seq}|${r.tornBytes}|${r.failedRecords}`;
-    if (this.store.meta.get(RECOVERY_NOTICE_KEY) === key) return null;
-    await this.store.transaction((tx) => tx.meta.set(RECOVERY_NOTICE_KEY, key));
-    const parts: string[] = [];
-    if (r.snapshotMovedAside) parts.push(`its database snapshot was unreadable and was moved aside to ${r.snapshotMovedAside}; it was rebuilt from the journal and the vault`);
-    if (r.journalMovedAside) parts.push(`its journal was unreadable and was moved aside to ${r.journalMovedAside}`);
-    if (r.tornBytes > 0) parts.push(`an incomplete last write (${r.tornBytes} bytes) was cut off`);
-    if (r.failedRecords > 0) parts.push(`${r.failedRecords} journal record(s) could not be applied and were skipped`);
-    const tail = r.needsReindex ? ' Some rows may be missing: the vault is being re-indexed (or run "Memory: Rebuild Index").' : '';
-    this.logger.warn('store.recovery_announced', { snapshotMovedAside: r.snapshotMovedAside !== null, journalMovedAside: r.journalMovedAside !== null, failedRecords: r.failedRecords });
-    return `Memory repaired its store at start: ${parts.join('; ')}.${tail}`;
+    return takeRecoveryNotice(this.store, this.logger);
   }
 
   /** Resolves once every daily-log append and working-block update started so far is on disk. */
