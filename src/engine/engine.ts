@@ -1,9 +1,9 @@
 // The engine facade: the one object every surface (VS Code, CLI, benchmarks) talks to.
 // It composes the store, the vault index, the recall index and the write path, keeps the in-memory
 // indexes in step with the store (including other windows' writes), and never imports `vscode`.
-import { closeSync, fsyncSync, openSync, promises as fsp, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from './embed/e5Embedder';
+import type { LoadedEmbedder } from './embed/e5Embedder';
 import type { Embedder } from './embed/embedder';
 import { HashEmbedder } from './embed/hashEmbedder';
 import { errorCode, MemoryError } from './errors';
@@ -11,35 +11,34 @@ import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, t
 import { defaultVaultDir } from './paths';
 import { reflect, REFLECTION_LAST_DAY, type ReflectionResult } from './maintain/reflection';
 import type { BackgroundModel } from './model/backgroundModel';
-import { HealthMonitor, healthLevel, type EngineFootprint, type EngineHealth } from './maintain/health';
+import { HealthMonitor, type EngineFootprint } from './maintain/health';
 export type { EngineFootprint, EngineHealth } from './maintain/health';
-import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewOptions } from './maintain/consolidate';
-import type { ReviewEntry } from '../protocol/dashboard';
+import { AccessCounter } from './maintain/accessCounts';
+import { StatusReader, type EngineHeadline, type EngineStatus } from './maintain/status';
+export type { EngineHeadline, EngineStatus } from './maintain/status';
+import { consolidate, reviewQueue, type ConsolidateOptions, type ConsolidationReport, type ReviewEntry, type ReviewOptions } from './maintain/consolidate';
 import { ProviderQuarantine, type ProviderCount, type QuarantineApplyResult, type QuarantineEntry, type QuarantinePreview, type QuarantineReleaseResult, type QuarantineSelection } from './maintain/quarantine';
 import { Recaller, type ExpandResult, type ReadContext, type RecallRequest, type RecallResult, type SearchHit } from './recall/recaller';
-import { RecallIndex, type IndexedItem } from './recall/recallIndex';
-import type { Item } from './store/repositories';
-import { Store, type OpenReport, type StoreStats } from './store/store';
+import type { RecallIndex } from './recall/recallIndex';
+import { IndexKeeper, type IndexOpenReport } from './recall/indexKeeper';
+import type { Item, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, QuarantinesRepo } from './store/repositories';
+import type { ParsedNote } from './vault/noteParser';
+import { setNoteFilePinned } from './vault/notePin';
+import { captureDepsOf, registerEngineParts } from './internals';
+import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
+import { Store } from './store/store';
+import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
-import { ID_PREFIXES_TEXT, kindOfId, leastTrusted, NOTE_KINDS, type NoteKind } from './types';
-import { appendTurn, forgetInLogs, logDaysWith, recentTurns, type LogMessageMatch, type RecentTurn } from './vault/dailyLog';
-import { writeNote } from './vault/noteWriter';
+import { appendTurn, recentTurns, type RecentTurn } from './vault/dailyLog';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
-import { localDay, noteFileSlug, projectDir, relPathOfId, resolveInVault, VAULT_DIRS } from './vault/vaultLayout';
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
-import { gate, gateModelStatus, type GateStatus } from './write/poisonGate';
-import { nextWorkingState, workingId, workingStateOf, workingText } from './write/working';
+import { updateWorkingBlock } from './write/workingUpdate';
+import { promoteToNote, rememberNote, type DirectNoteDeps, type RememberInput } from './write/directNotes';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
-/** Store meta key: the recovery (R-STORE-3) the user was last told about. */
-const RECOVERY_NOTICE_KEY = 'notice.recovery';
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
-/** Access counts are written at most this often (ms): a handful of ids per transaction, off the turn. */
-const ACCESS_FLUSH_MS = 5_000;
-/** …or at once when this many are queued (a burst of searches). */
-const ACCESS_FLUSH_MAX = 500;
 
 export interface EngineOptions {
   storeDir: string;
@@ -57,100 +56,49 @@ export interface EngineOptions {
   syncVault?: boolean | 'await' | 'background';
 }
 
-export interface EngineStatus {
-  enabled: boolean;
-  storeDir: string;
-  vaultDir: string;
-  /** The embedder in use, why it was chosen, and its vectors: "X of Y" items that should have one. */
-  embedder: { id: string; model: string | null; dims: number; reason: string; vectors: string };
-  items: Record<string, number>;
-  recallable: { summaries: number; facts: number };
-  vectors: { summaries: string; facts: string; total: number; pending: number; partitions: number; lastRun: string | null };
-  invalidatedFacts: number;
-  conversations: number;
-  bufferedMessages: number;
-  skips: Record<string, number>;
-  saved: Record<string, number>;
-  rawRecord: { enabled: boolean; blobs: number; rawBytes: number; storedBytes: number; ratio: number | null };
-  switches: { captureToolResults: boolean; captureThinking: boolean; includeSecrets: boolean };
-  recallBudgetChars: number;
-  store: { seq: number; snapshotBytes: number; journalBytes: number; written: StoreStats['written'] };
-  health: EngineHealth;
-  openReport: OpenReport;
-  /** The poison gate: learned stage on/off, weights hash and version, thresholds, detector counts. */
-  gate: GateStatus;
+/**
+ * Read-only queries for surfaces that show memory (the dashboard's view model): typed by the engine,
+ * no transaction, no writer — every change goes through a verb of the facade.
+ */
+export interface EngineQuery {
+  readonly items: Pick<ItemsRepo, 'get' | 'getMany' | 'list' | 'forEach' | 'count' | 'countByKind' | 'overviewGroups' | 'hiddenCounts' | 'tagCounts'>;
+  readonly links: Pick<LinksRepo, 'from' | 'allFrom' | 'backlinks'>;
+  readonly itemSources: Pick<ItemSourcesRepo, 'sourcesOf' | 'derivedFrom'>;
+  readonly quarantines: Pick<QuarantinesRepo, 'get' | 'list' | 'rows'>;
+  readonly ledger: Pick<LedgerRepo, 'list'>;
+  /** An item's text (a raw message's comes from the compressed record). */
+  textOf(item: Item): string;
+  hasVector(id: string): boolean;
+  readNote(id: string): Promise<ParsedNote | undefined>;
 }
 
-export type EngineHeadline = Pick<EngineStatus, 'enabled' | 'embedder' | 'health'> & { items: number };
 
-/** What a forget removes (forgetPreview): ids, paths, days and counts — never memory text. */
-export interface ForgetPlan {
-  id: string;
-  kind: string;
-  /** Rows derived only from this item (facts, entities, a one-message summary): deleted with it. */
-  derived: string[];
-  /** The vault note file deleted (vault-relative path), if the item is a note. */
-  noteFile: string | null;
-  /** Its slot in the compressed raw record is blanked (no other message shares the content). */
-  rawRecord: boolean;
-  /** Daily logs (`YYYY-MM-DD`) whose block of this message is cut. */
-  logDays: string[];
-  /** Keyword-index entries and vectors removed (item + derived). */
-  indexed: number;
-  vectors: number;
-  /** The conversation summary re-derived without this message, if any. */
-  summaryRewritten: string | null;
-}
+import { Forgetter, type ForgetPlan } from './maintain/forget';
+export { describeForgetPlan, type ForgetPlan } from './maintain/forget';
 
-/** The confirmation's list: one line per place the forget reaches (ids, paths, days; no memory text). */
-export function describeForgetPlan(p: ForgetPlan): string[] {
-  const lines = [`the ${p.kind} ${p.id} and its keyword-index entry${p.vectors ? ' and vector' : ''}`];
-  if (p.derived.length) lines.push(`${p.derived.length} row(s) derived only from it: ${p.derived.slice(0, 5).join(', ')}${p.derived.length > 5 ? ', …' : ''}`);
-  if (p.noteFile) lines.push(`the note file ${p.noteFile}`);
-  if (p.rawRecord) lines.push('its copy in the compressed raw record');
-  if (p.logDays.length) lines.push(`its message in the daily log${p.logDays.length > 1 ? 's' : ''} ${p.logDays.map((d) => `logs/${d}.md`).join(', ')}`);
-  if (p.summaryRewritten) lines.push(`its part of the conversation summary ${p.summaryRewritten} (re-derived)`);
-  return lines;
-}
-
-export interface RememberInput {
-  text: string;
-  project?: string;
-  kind?: NoteKind;
-  at?: number;
-}
+export type { RememberInput } from './write/directNotes';
 
 export class MemoryEngine extends Disposable {
   readonly vaultDir: string;
-  readonly vault: VaultIndex;
-  private readonly recallIndex: RecallIndex;
-  // Store changes not yet applied to the recall index: applied right after the write's acknowledgement
-  // (setImmediate) or, at the latest, by the next read through `index` / search / recall.
-  private pendingIndexIds = new Set<string>();
-  private pendingReindex = false;
-  private indexCatchUp: NodeJS.Immediate | undefined;
-  readonly writer: TurnWriter;
-  readonly recaller: Recaller;
+  private readonly vault: VaultIndex;
+  private readonly writer: TurnWriter;
+  private readonly recaller: Recaller;
   /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
-  readonly healthMonitor: HealthMonitor;
+  private readonly healthMonitor: HealthMonitor;
   private settingsValue: EngineSettings;
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
   readonly onDidChange: Event<{ ids: string[] }> = this.changeEmitter.event;
-  private vectorTimer: NodeJS.Timeout | undefined;
   private vaultSynced: Promise<void> = Promise.resolve();
   private readonly pendingLogs = new Set<Promise<void>>();
   private closed = false;
-  // Recall index persistence (see loadIndex / persistIndex): what was last written, and the idle timer.
-  private persisted = { seq: -1, version: -1, vectorVersion: -1, embedder: '' };
-  private persistTimer: NodeJS.Timeout | undefined;
-  private vectorFill: Promise<void> | undefined;
-  private embedderInfo: { model: string | null; reason: string } = { model: null, reason: 'configured' };
-  /** How the recall index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
-  indexOpen: { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number } = { mode: 'rebuilt', caughtUp: 0, adoptedVectors: 0, ms: 0 };
+  private readonly keeper: IndexKeeper;
+  private readonly access: AccessCounter;
+  private readonly statusReader: StatusReader;
+  private readonly forgetter: Forgetter;
 
   private constructor(
-    readonly store: Store,
+    private readonly store: Store,
     opts: EngineOptions,
     readonly logger: Logger,
     readonly clock: Clock,
@@ -161,11 +109,33 @@ export class MemoryEngine extends Disposable {
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
-    this.recallIndex = new RecallIndex(embedder, logger);
     this.writer = new TurnWriter(store, settings, clock, logger);
-    this.recaller = new Recaller(store, this.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger));
+    this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
+    this.access = new AccessCounter(store, clock, logger);
+    this.statusReader = new StatusReader({
+      store, vaultDir: this.vaultDir, keeper: this.keeper, index: () => this.index, settings, clock,
+    });
+    this.forgetter = new Forgetter({
+      store, vaultDir: this.vaultDir, clock, logger, writer: this.writer, index: () => this.index,
+      whenLogsWritten: () => this.whenLogsWritten(), syncIndex: () => this.syncIndex(), persistIndex: (why) => this.persistIndex(why),
+    });
+    this.recaller = new Recaller(store, this.keeper.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    registerEngineParts(this, {
+      store, vault: this.vault, writer: this.writer, recaller: this.recaller, healthMonitor: this.healthMonitor,
+      get index() { return self.index; },
+      rawIndex: this.keeper.recallIndex,
+    });
+    this.query = {
+      items: store.items, links: store.links, itemSources: store.itemSources, quarantines: store.quarantines, ledger: store.ledger,
+      textOf: (it) => this.textOfItem(it),
+      hasVector: (id) => this.index.hasVector(id),
+      readNote: (id) => this.vault.readNote(id),
+    };
   }
 
   static async open(opts: EngineOptions): Promise<MemoryEngine> {
@@ -176,12 +146,12 @@ export class MemoryEngine extends Disposable {
     try {
       mkdirSync(engine.vaultDir, { recursive: true });
       engine.vault.loadFromStore();
-      engine.loadIndex();
+      engine.keeper.load();
       const sync = opts.syncVault ?? 'await';
       if (sync !== false) {
         const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(
           () => undefined,
-          (e) => logger.error('vault.sync_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name }),
+          (e) => logger.error('vault.sync_failed', { error: errorCode(e) }),
         );
         engine.vaultSynced = run;
         if (sync !== 'background') await run;
@@ -189,7 +159,7 @@ export class MemoryEngine extends Disposable {
       const s = engine.settingsValue;
       if (s.l0CaptureToolResults) logger.warn('l0.capture_tool_results_on', {});
       if (s.l0CaptureThinking) logger.warn('l0.capture_thinking_on', {});
-      engine.scheduleVectors();
+      engine.keeper.scheduleVectors();
     } catch (e) {
       await store.close().catch(() => undefined);
       throw e;
@@ -199,13 +169,110 @@ export class MemoryEngine extends Disposable {
 
   get settings(): Readonly<EngineSettings> { return this.settingsValue; }
 
+  /** Read-only queries (see EngineQuery). */
+  readonly query: EngineQuery;
+
+  // ------------------------------------------------------------------ items, for surfaces
+
+  /** One item by id; undefined: no such memory. */
+  get(id: string): Item | undefined {
+    this.ensureOpen();
+    return this.store.items.get(id);
+  }
+
+  /** An item's text (a raw message's comes from the compressed record). */
+  textOf(item: Item): string { return this.textOfItem(item); }
+
+  /** Every vault note's row (the vault tree, the language server's note list). */
+  notes(): Item[] {
+    this.ensureOpen();
+    const out: Item[] = [];
+    this.store.items.forEach({ kind: 'note' }, (it) => { out.push(it); });
+    return out;
+  }
+
+  /** The notes that link to the note `id` by wikilink. */
+  backlinks(id: string): Item[] {
+    this.ensureOpen();
+    return this.store.items.getMany(this.vault.links.backlinks(id));
+  }
+
+  /** How many items the store holds (every kind). */
+  itemCount(): number { return this.store.items.count(); }
+
+  /** The id of the embedder in use. */
+  get embedderId(): string { return this.index.embedderId; }
+
+  /** Re-reads one vault file (added, changed or deleted) into the store; its note id, or null when it is no note. */
+  syncVaultFile(relPath: string): Promise<string | null> {
+    this.ensureOpen();
+    return this.vault.syncFile(relPath);
+  }
+
+  /** Reconciles the whole vault folder with the store (files changed while nobody watched). */
+  syncVault(): Promise<VaultSyncReport> {
+    this.ensureOpen();
+    return this.vault.syncAll();
+  }
+
+  /**
+   * Pins or unpins a vault note: only its frontmatter's `pinned` key is rewritten (a note whose
+   * frontmatter does not parse is refused, E_BAD_INPUT), then the note is re-indexed. Returns the new value.
+   */
+  async setPinned(id: string, on: boolean): Promise<boolean> {
+    this.ensureOpen();
+    const item = this.store.items.get(id);
+    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
+    if (item.kind !== 'note' || !item.path) throw new MemoryError('E_BAD_INPUT', 'only a vault note is pinned from its file');
+    const pinned = await setNoteFilePinned(this.vaultDir, item.path, on);
+    await this.vault.syncFile(item.path);
+    return pinned;
+  }
+
+  /**
+   * Turn capture (R-WRITE-6): a background model proposes up to two durable notes from the turn, through
+   * the poison gate and the note-repeat rule; one ledger row per turn. Rejects only for bad arguments or an
+   * unwritable ledger.
+   */
+  async capture(input: CaptureInput, opts: { model?: BackgroundModel; signal?: AbortSignal; budget?: CaptureBudget } = {}): Promise<LedgerOutcome> {
+    this.ensureOpen();
+    return captureTurn(input, captureDepsOf(this, opts.model, { signal: opts.signal, budget: opts.budget }));
+  }
+
+  /** Counts a chat turn for the health check (every N turns); the notice to show once per worsening, or null. */
+  countTurn(): string | null {
+    this.healthMonitor.onTurn();
+    return this.healthMonitor.notice();
+  }
+
   /**
    * The recall index, with every store change so far applied (writes index after their
    * acknowledgement, so a read through here — or search / recall — never misses one).
    */
-  get index(): RecallIndex {
-    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
-    return this.recallIndex;
+  private get index(): RecallIndex { return this.keeper.index; }
+
+  /** How the recall index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
+  get indexOpen(): IndexOpenReport { return this.keeper.openReport; }
+
+  /** Saves the recall index image and vectors now if they changed (also done when idle and at close). */
+  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void { this.keeper.persist(why); }
+
+  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
+  whenVectorsReady(): Promise<void> { return this.keeper.whenVectorsReady(); }
+
+  /**
+   * Switches the embedder: the old vectors are saved and dropped at once (never mixed with the new ones),
+   * the new embedder's saved vectors adopted, the rest embedded in the background.
+   */
+  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    this.ensureOpen();
+    await this.keeper.useEmbedder(embedder, info);
+  }
+
+  /** e5 when its weights are there (or download is allowed), else the hash embedder; never throws for a model problem. */
+  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
+    this.ensureOpen();
+    return this.keeper.loadEmbedder(opts);
   }
 
   /**
@@ -231,20 +298,7 @@ export class MemoryEngine extends Disposable {
    */
   async takeRecoveryNotice(): Promise<string | null> {
     this.ensureOpen();
-    const r = this.store.openReport;
-    const repaired = r.snapshotMovedAside !== null || r.journalMovedAside !== null || r.tornBytes > 0 || r.failedRecords > 0;
-    if (!repaired) return null;
-    const key = `${r.snapshotMovedAside ?? ''}|${r.journalMovedAside ?? ''}|${r.seq}|${r.tornBytes}|${r.failedRecords}`;
-    if (this.store.meta.get(RECOVERY_NOTICE_KEY) === key) return null;
-    await this.store.transaction((tx) => tx.meta.set(RECOVERY_NOTICE_KEY, key));
-    const parts: string[] = [];
-    if (r.snapshotMovedAside) parts.push(`its database snapshot was unreadable and was moved aside to ${r.snapshotMovedAside}; it was rebuilt from the journal and the vault`);
-    if (r.journalMovedAside) parts.push(`its journal was unreadable and was moved aside to ${r.journalMovedAside}`);
-    if (r.tornBytes > 0) parts.push(`an incomplete last write (${r.tornBytes} bytes) was cut off`);
-    if (r.failedRecords > 0) parts.push(`${r.failedRecords} journal record(s) could not be applied and were skipped`);
-    const tail = r.needsReindex ? ' Some rows may be missing: the vault is being re-indexed (or run "Memory: Rebuild Index").' : '';
-    this.logger.warn('store.recovery_announced', { snapshotMovedAside: r.snapshotMovedAside !== null, journalMovedAside: r.journalMovedAside !== null, failedRecords: r.failedRecords });
-    return `Memory repaired its store at start: ${parts.join('; ')}.${tail}`;
+    return takeRecoveryNotice(this.store, this.logger);
   }
 
   /** Resolves once every daily-log append and working-block update started so far is on disk. */
@@ -271,46 +325,15 @@ export class MemoryEngine extends Disposable {
       at: t.at ?? this.clock.now(), timeZone: this.clock.timeZone(), user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant, conversation: t.conversation,
     }).then(
       () => undefined,
-      (e) => this.logger.warn('daily_log.append_failed', { error: (e as Error)?.name }),
+      (e) => this.logger.warn('daily_log.append_failed', { error: errorCode(e) }),
     );
     this.pendingLogs.add(log);
     void log.finally(() => this.pendingLogs.delete(log));
     // The working block, also detached: the turn is acknowledged once its own rows are on disk.
-    const work = this.updateWorking(t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
+    const work = updateWorkingBlock({ store: this.store, clock: this.clock, logger: this.logger, settings: this.settingsValue }, t, res).catch((e) => this.logger.warn('working.update_failed', { error: errorCode(e) }));
     this.pendingLogs.add(work);
     void work.finally(() => this.pendingLogs.delete(work));
     return res;
-  }
-
-  /**
-   * Working memory (R-MEM-1): the conversation's one block `wk:<conversation>`, updated deterministically from
-   * the turn as saved (task, decisions, open questions, files), through the poison gate; it expires
-   * `memory.working.ttlHours` after the last turn (consolidation archives it then).
-   */
-  private async updateWorking(t: TurnInput, res: TurnResult): Promise<void> {
-    const ttlMs = Math.max(0, this.settingsValue.workingTtlHours) * 3_600_000;
-    if (!ttlMs) return;
-    const id = workingId(t.conversation);
-    const prev = this.store.items.get(id);
-    const alive = prev && prev.archivedAt === null && prev.trust !== 'quarantined';
-    const state = nextWorkingState(alive ? workingStateOf(prev.meta) : null, {
-      title: t.title, user: res.saved?.user ?? t.user, assistant: res.saved?.assistant ?? t.assistant,
-    });
-    const text = workingText(state);
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'working', detector: verdict.detector ?? '' });
-      return;
-    }
-    const now = t.at ?? this.clock.now();
-    const userTrust = t.trust ?? 'owner';
-    await this.store.transaction((tx) => tx.items.put({
-      id, kind: 'working', created: alive ? prev.created : now, updated: now, text, title: state.task, summary: state.task,
-      conversation: t.conversation, project: t.project ?? prev?.project ?? null, projectType: t.projectType ?? prev?.projectType ?? null,
-      trust: leastTrusted([userTrust], 'derived'), untrusted: verdict.verdict === 'untrusted' || (alive ? prev.untrusted : false),
-      accessCount: alive ? prev.accessCount : 0, lastAccessed: alive ? prev.lastAccessed : null,
-      expiresAt: now + ttlMs, entryPath: t.entryPath ?? null, meta: { working: state },
-    }));
   }
 
   /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
@@ -340,31 +363,9 @@ export class MemoryEngine extends Disposable {
   /** Pinned, owner-trust note written to the vault (R-UI-1 `/remember`); bypasses the save filter. */
   async remember(input: RememberInput): Promise<{ id: string; path: string }> {
     this.ensureOpen();
-    const text = typeof input?.text === 'string' ? input.text.trim() : '';
-    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to remember: the text is empty');
-    if (text.length > 20_000) throw new MemoryError('E_TOO_LARGE', 'a remembered note is limited to 20,000 characters');
-    const kind = input.kind ?? 'user';
-    if (!NOTE_KINDS.includes(kind)) throw new MemoryError('E_BAD_INPUT', `kind must be one of ${NOTE_KINDS.join(', ')}`);
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'remember', detector: verdict.detector ?? '' });
-      throw new MemoryError('E_REFUSED', 'not remembered: the text reads as an instruction to the assistant (poison gate)');
-    }
-    const at = input.at ?? this.clock.now();
-    const firstLine = text.split('\n').find((l) => l.trim())!.trim();
-    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
-    const folder = input.project ? projectDir(input.project) : VAULT_DIRS.semantic;
-    const rel = `${folder}/${noteFileSlug(firstLine)}.md`;
-    const frontmatter: Record<string, unknown> = {
-      kind, summary, pinned: true, origin: { by: 'remember' }, created: new Date(at).toISOString(),
-    };
-    if (input.project) frontmatter.project = input.project;
-    if (verdict.verdict === 'untrusted') frontmatter.tags = ['untrusted'];
-    const written = await writeNote(this.vaultDir, rel, { frontmatter, body: text + '\n' }, { mask: true });
-    const id = await this.vault.syncFile(written.relPath);
-    if (!id) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
+    const r = await rememberNote(this.noteDeps(), input);
     await this.index.embedPending();
-    return { id, path: written.path };
+    return r;
   }
 
   /**
@@ -384,96 +385,17 @@ export class MemoryEngine extends Disposable {
 
   /**
    * What forgetting `id` would remove, everywhere memory keeps it (R-MAINT-4; shown in the confirmation):
-   * the item and the rows derived only from it (store, keyword and vector indexes), its note file, its slot
-   * in the raw record, and its message blocks in the daily logs. Changes nothing.
+   * the item and the rows derived only from it, its note file, its raw-record slot, its daily-log blocks.
    */
   async forgetPreview(id: string): Promise<ForgetPlan> {
     this.ensureOpen();
-    if (typeof id !== 'string' || !kindOfId(id)) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
-    if (id.startsWith('vt:')) relPathOfId(id);
-    const item = this.store.items.get(id);
-    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const derived = this.store.itemSources.derivedFrom(id).filter((d) => {
-      const srcs = this.store.itemSources.sourcesOf(d);
-      return srcs.length === 1 && srcs[0] === id;
-    });
-    // The conversation's working block quotes its turns: it goes too (the next turn starts a new one).
-    if (item.kind === 'raw' && item.conversation && this.store.items.get(workingId(item.conversation))) derived.push(workingId(item.conversation));
-    await this.whenLogsWritten();
-    const rawRecord = !!item.blobHash && !this.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
-    const match = this.logMatchOf(item);
-    const logDays = match ? await logDaysWith(this.vaultDir, this.logDaysAround(item.created), match) : [];
-    const index = this.index;
-    return {
-      id, kind: item.kind, derived,
-      noteFile: item.kind === 'note' && item.path ? item.path : null,
-      rawRecord,
-      logDays,
-      indexed: [id, ...derived].filter((x) => index.has(x)).length,
-      vectors: [id, ...derived].filter((x) => index.hasVector(x)).length,
-      summaryRewritten: item.kind === 'raw' && item.conversation && !derived.includes(`gs:${item.conversation}`) && this.store.items.get(`gs:${item.conversation}`)
-        ? `gs:${item.conversation}` : null,
-    };
+    return this.forgetter.preview(id);
   }
 
-  /**
-   * Deletes one item everywhere memory keeps it (see forgetPreview): the rows, the index entries and vectors,
-   * the note file, its raw-record slot, its daily-log blocks (each file rewritten atomically, every other byte
-   * unchanged); the saved index is rewritten and the store compacted, so no copy stays in the journal. The
-   * audit row records ids and counts only.
-   */
+  /** Deletes one item everywhere memory keeps it (see forgetPreview); the audit row records ids and counts only. */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
-    await this.whenLogsWritten(); // a detached log append or working-block update of this turn lands first
-    const plan = await this.forgetPreview(id);
-    const item = this.store.items.get(id);
-    if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    const removed = [id, ...plan.derived];
-    const match = this.logMatchOf(item);
-    if (item.kind === 'note' && item.path) {
-      try {
-        await fsp.unlink(resolveInVault(this.vaultDir, item.path, { allowHidden: true }));
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-    }
-    await this.store.transaction((tx) => {
-      for (const r of removed) {
-        tx.items.delete(r);
-        tx.itemSources.remove(r);
-      }
-      if (item.blobHash && plan.rawRecord) tx.rawBlobs.delete(item.blobHash);
-      tx.audit.add({
-        at: this.clock.now(), action: 'forget', actor, itemId: id,
-        detail: { kind: item.kind, removed, file: plan.noteFile !== null, rawRecord: plan.rawRecord, logEntries: plan.logDays.length },
-      });
-    });
-    // A summary that also drew on other messages is re-derived without the forgotten one.
-    if (plan.summaryRewritten) await this.writer.resummarize(item.conversation!);
-    // The daily log's copy: only blocks of this message (same role, conversation and text) are cut.
-    let logDays: string[] = [];
-    if (match && plan.logDays.length) {
-      await Promise.all([...this.pendingLogs]);
-      logDays = await forgetInLogs(this.vaultDir, plan.logDays, match);
-    }
-    // No copy left behind: the index image (it lists ids) and the journal (it holds the original write).
-    this.syncIndex();
-    this.persistIndex('forget');
-    await this.store.compact().catch((e) => this.logger.warn('forget.compact_failed', { error: errorCode(e) }));
-    this.logger.info('forget', { id, removed: removed.length, logDays: logDays.length });
-    return { id, removed, plan };
-  }
-
-  /** The daily-log message an item was saved from (raw user / assistant messages only). */
-  private logMatchOf(item: Item): LogMessageMatch | null {
-    if (item.kind !== 'raw' || (item.role !== 'user' && item.role !== 'assistant')) return null;
-    const text = this.writer.textOf(item);
-    return text ? { conversation: item.conversation, role: item.role, text } : null;
-  }
-
-  /** The local days around a time (a log is named by the local day of the turn; ±1 covers a changed zone). */
-  private logDaysAround(at: number): string[] {
-    const tz = this.clock.timeZone();
-    return [...new Set([-86_400_000, 0, 86_400_000].map((d) => localDay(at + d, tz)))];
+    this.ensureOpen();
+    return this.forgetter.forget(id, actor);
   }
 
   // ------------------------------------------------------------------ read
@@ -482,7 +404,7 @@ export class MemoryEngine extends Disposable {
     this.ensureOpen();
     this.syncIndex();
     const hits = await this.recaller.search(query, ctx, k);
-    this.noteAccess(hits.map((h) => h.id));
+    this.access.note(hits.map((h) => h.id));
     return hits;
   }
 
@@ -492,7 +414,7 @@ export class MemoryEngine extends Disposable {
     try {
       this.syncIndex();
       const res = await this.recaller.recall(req);
-      this.noteAccess([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
+      this.access.note([...res.hits.map((h) => h.id), ...res.items.filter((i) => i.startsWith('wk:'))]);
       return res;
     } catch (e) {
       const reason = e instanceof MemoryError ? e.code : 'error';
@@ -505,39 +427,12 @@ export class MemoryEngine extends Disposable {
     this.ensureOpen();
     this.syncIndex();
     const res = await this.recaller.expand(id, ctx);
-    this.noteAccess([res.id]);
+    this.access.note([res.id]);
     return res;
   }
 
-  // ------------------------------------------------------------------ access counts (salience input, R-MAINT-2)
-
-  // Ids returned by recall / search / expand, written in one small transaction at most every 5 s
-  // (ACCESS_FLUSH_MS), never on the turn's critical path; the close and a consolidation flush them first.
-  private accessQueue: string[] = [];
-  private accessTimer: NodeJS.Timeout | undefined;
-
-  private noteAccess(ids: readonly string[]): void {
-    if (!ids.length || this.closed) return;
-    this.accessQueue.push(...ids);
-    if (this.accessQueue.length >= ACCESS_FLUSH_MAX) { void this.flushAccess(); return; }
-    if (this.accessTimer) return;
-    this.accessTimer = setTimeout(() => { this.accessTimer = undefined; void this.flushAccess(); }, ACCESS_FLUSH_MS);
-    this.accessTimer.unref?.();
-  }
-
-  /** Writes the queued access counts now (one transaction). Never throws: a lost count only lowers salience a little. */
-  async flushAccess(): Promise<void> {
-    if (this.accessTimer) { clearTimeout(this.accessTimer); this.accessTimer = undefined; }
-    const ids = this.accessQueue;
-    if (!ids.length) return;
-    this.accessQueue = [];
-    try {
-      const at = this.clock.now();
-      await this.store.transaction((tx) => tx.items.touchAccess(ids, at));
-    } catch (e) {
-      this.logger.warn('access.flush_failed', { items: ids.length, error: errorCode(e) });
-    }
-  }
+  /** Writes the queued access counts now (one transaction; recall, search and expand queue them). */
+  flushAccess(): Promise<void> { return this.access.flush(); }
 
   // ------------------------------------------------------------------ consolidation (R-MAINT-1, R-MAINT-2)
 
@@ -586,42 +481,18 @@ export class MemoryEngine extends Disposable {
   }
 
   /**
-   * Review queue "promote now": the item becomes a vault note at once, without a model — its summary (or first
-   * line) and text, through the poison gate (a reject writes nothing: E_REFUSED; untrusted text is tagged) —
-   * and the item is archived with `promotedTo`, as consolidation does. Returns the note's id and path.
+   * Review queue "promote now": the item becomes a vault note at once, without a model (through the poison
+   * gate; a reject writes nothing: E_REFUSED) and is archived with `promotedTo`, as consolidation does.
    */
   async promoteNow(id: string): Promise<{ id: string; path: string }> {
     this.ensureOpen();
-    const it = this.store.items.get(id);
-    if (!it) throw new MemoryError('E_NOT_FOUND', 'no such memory');
-    if (it.kind === 'note') throw new MemoryError('E_BAD_INPUT', 'this memory is already a vault note');
-    if (it.trust === 'quarantined' || it.archivedAt !== null) throw new MemoryError('E_REFUSED', 'a quarantined or archived memory is not promoted');
-    const text = (it.kind === 'raw' ? this.writer.textOf(it) : it.text ?? it.summary ?? '').trim();
-    if (!text) throw new MemoryError('E_BAD_INPUT', 'nothing to promote: the memory has no text');
-    const verdict = gate(text);
-    if (verdict.verdict === 'reject') {
-      this.logger.warn('gate.reject', { kind: 'promote', detector: verdict.detector ?? '' });
-      throw new MemoryError('E_REFUSED', 'not promoted: the text reads as an instruction to the assistant (poison gate)');
-    }
-    const firstLine = (it.summary ?? text.split('\n').find((l) => l.trim()) ?? id).replace(/\s+/g, ' ').trim();
-    const summary = firstLine.length > 200 ? firstLine.slice(0, 199) + '…' : firstLine;
-    const now = this.clock.now();
-    const folder = it.project ? projectDir(it.project) : VAULT_DIRS.semantic;
-    const frontmatter: Record<string, unknown> = {
-      kind: it.project ? 'project' : 'reference', summary, origin: { by: 'review', from: id }, created: new Date(now).toISOString(),
-    };
-    if (it.project) frontmatter.project = it.project;
-    const tags = [...it.tags, ...(verdict.verdict === 'untrusted' ? ['untrusted'] : [])];
-    if (tags.length) frontmatter.tags = [...new Set(tags)];
-    const written = await writeNote(this.vaultDir, `${folder}/${noteFileSlug(summary)}.md`, { frontmatter, body: text + '\n' }, { mask: true });
-    const noteId = await this.vault.syncFile(written.relPath);
-    if (!noteId) throw new MemoryError('E_INTERNAL', 'the note was written but could not be indexed');
-    await this.store.transaction((tx) => tx.items.patch(id, {
-      archivedAt: now, originalId: it.originalId ?? id, meta: { ...it.meta, archivedReason: 'promoted', promotedTo: noteId },
-    }));
+    const r = await promoteToNote(this.noteDeps(), id);
     await this.index.embedPending();
-    this.logger.info('review.promoted', { id, to: noteId });
-    return { id: noteId, path: written.path };
+    return r;
+  }
+
+  private noteDeps(): DirectNoteDeps {
+    return { store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger, textOf: (it) => this.textOfItem(it) };
   }
 
   /**
@@ -703,101 +574,21 @@ export class MemoryEngine extends Disposable {
     return this.quarantine.history();
   }
 
-  /**
-   * The cheap part of the card — no scans of facts, summaries or the raw record — for surfaces that
-   * refresh after every write burst (the status bar).
-   */
-  headline(): EngineHeadline {
-    const s = this.settingsValue;
-    const footprint = this.footprint();
-    const bytes = footprint.memoryBytes;
-    return {
-      enabled: s.enabled,
-      items: this.store.items.count(),
-      embedder: {
-        id: this.index.embedderId, model: this.embedderInfo.model, dims: this.index.embedderInUse.dims, reason: this.embedderInfo.reason,
-        vectors: `${this.index.vectorCount} of ${this.index.embeddableCount}`,
-      },
-      health: { level: healthLevel(bytes, s.healthWarnBytes, s.healthCritBytes), bytes, warnBytes: s.healthWarnBytes, critBytes: s.healthCritBytes, footprint },
-    };
-  }
-
-  private footprintCache: { key: string; value: EngineFootprint } | undefined;
+  /** The cheap part of the status card (no scans) for surfaces that refresh after every write burst (the status bar). */
+  headline(): EngineHeadline { return this.statusReader.headline(); }
 
   /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
-  footprint(): EngineFootprint {
-    const index = this.index;
-    // The database's memory: sql.js's WASM heap (page cache, working memory) plus the database file it keeps in memory.
-    const heap = this.store.heapBytes + this.store.dbBytes;
-    const key = `${this.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
-    if (this.footprintCache?.key === key) return this.footprintCache.value;
-    const f = index.footprint();
-    const size = (file: string): number => { try { return statSync(file).size; } catch { return 0; } };
-    const st = this.store.stats();
-    let vectorBytes = 0;
-    try {
-      for (const name of readdirSync(path.join(this.store.dir, 'vectors'))) vectorBytes += size(path.join(this.store.dir, 'vectors', name));
-    } catch { /* no vectors saved yet */ }
-    const disk = { snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, indexBytes: size(this.indexFile()), vectorBytes };
-    const cacheBytes = f.metadataBytes + f.pendingBytes;
-    const value: EngineFootprint = {
-      memoryBytes: heap + f.keywordBytes + f.vectorBytes + cacheBytes,
-      databaseBytes: heap, keywordIndexBytes: f.keywordBytes, vectorIndexBytes: f.vectorBytes, cacheBytes,
-      diskBytes: disk.snapshotBytes + disk.journalBytes + disk.indexBytes + disk.vectorBytes, disk,
-    };
-    this.footprintCache = { key, value };
-    return value;
-  }
+  footprint(): EngineFootprint { return this.statusReader.footprint(); }
 
-  status(): EngineStatus {
-    const s = this.settingsValue;
-    const head = this.headline();
-    const counts = this.store.items.countByKind();
-    const now = this.clock.now();
-    let recallSummaries = 0, recallFacts = 0, vecSummaries = 0, vecFacts = 0;
-    // Ids and kinds only (one JSON row from SQLite): no item is decoded, so the card stays cheap at any size.
-    for (const it of this.store.items.idsAndKinds({ kind: ['summary', 'fact'], recallable: true, now })) {
-      if (it.kind === 'summary') { recallSummaries++; if (this.index.hasVector(it.id)) vecSummaries++; }
-      else { recallFacts++; if (this.index.hasVector(it.id)) vecFacts++; }
-    }
-    const invalidatedFacts = this.store.items.count({ kind: 'fact' }) - this.store.items.count({ kind: 'fact', recallable: true });
-    const counters = this.store.counters.all();
-    const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-    const blobs = this.store.rawBlobs.stats();
-    const st = this.store.stats();
-    return {
-      enabled: s.enabled,
-      storeDir: this.store.dir,
-      vaultDir: this.vaultDir,
-      embedder: head.embedder,
-      items: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v ?? 0])),
-      recallable: { summaries: recallSummaries, facts: recallFacts },
-      vectors: {
-        summaries: `${vecSummaries} of ${recallSummaries}`, facts: `${vecFacts} of ${recallFacts}`, total: this.index.vectorCount,
-        pending: this.index.pendingVectorCount, partitions: this.index.vectorPartitions,
-        lastRun: this.index.lastVectorRun ? new Date(this.index.lastVectorRun).toISOString() : null,
-      },
-      invalidatedFacts,
-      conversations: this.store.conversations.count(),
-      bufferedMessages: this.store.rawBuffers.conversations().reduce((n, c) => n + c.entries, 0),
-      skips: pick('skip.'),
-      saved: pick('saved.'),
-      rawRecord: { enabled: s.l0Enabled, ...blobs, ratio: blobs.storedBytes > 0 ? Math.round((blobs.rawBytes / blobs.storedBytes) * 100) / 100 : null },
-      switches: { captureToolResults: s.l0CaptureToolResults, captureThinking: s.l0CaptureThinking, includeSecrets: s.recallIncludeSecrets },
-      recallBudgetChars: s.indexBudgetChars,
-      store: { seq: st.seq, snapshotBytes: st.snapshotBytes, journalBytes: st.journalBytes, written: st.written },
-      health: head.health,
-      openReport: this.store.openReport,
-      gate: gateModelStatus(),
-    };
-  }
+  /** The status card: embedder, counts, vectors, switches, store, health (ids and counts only). */
+  status(): EngineStatus { return this.statusReader.status(); }
 
   /** Flushes buffers, saves, and closes the store (compacting it). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.vectorTimer) clearTimeout(this.vectorTimer);
-    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.access.stop();
+    const vectorsStopped = this.keeper.stop();
     this.writer.dispose();
     await this.vaultSynced;
     await Promise.all([...this.pendingLogs]);
@@ -806,9 +597,9 @@ export class MemoryEngine extends Disposable {
     try {
       await this.writer.flush();
     } catch (e) {
-      this.logger.warn('close.flush_failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
+      this.logger.warn('close.flush_failed', { error: errorCode(e) });
     }
-    await this.vectorFill?.catch(() => undefined);
+    await vectorsStopped;
     this.persistIndex('close');
     await this.store.close();
     this.dispose();
@@ -816,289 +607,19 @@ export class MemoryEngine extends Disposable {
 
   // ------------------------------------------------------------------ internals
 
-  /** Applies store changes the recall index has not seen yet (see `index`). */
-  private syncIndex(): void {
-    if (this.pendingReindex || this.pendingIndexIds.size) this.catchUpIndex();
-  }
+  /** Applies store changes the recall index has not seen yet. */
+  private syncIndex(): void { this.keeper.syncNow(); }
 
   private ensureOpen(): void {
     if (this.closed) throw new MemoryError('E_CLOSED', 'the memory engine is closed');
-  }
-
-  /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
-  private reindexAll(): void {
-    const seen = new Set<string>();
-    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
-    for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
-  }
-
-  // ------------------------------------------------------------------ recall index persistence
-
-  private indexFile(): string { return path.join(this.store.dir, 'index', 'recall.idx'); }
-  private vectorFile(embedderId: string): string { return path.join(this.store.dir, 'vectors', `${embedderId}.bin`); }
-
-  /**
-   * Brings the recall index up at open: the saved image (keyword side, metadata, doc ids) when it
-   * loads and the journal still holds every record after its sequence number (only those items are
-   * re-read), else a full rebuild from the store. Then the embedder's saved vectors are adopted where
-   * their text is unchanged, and missing vectors are made in the background. Never fails on a bad file.
-   */
-  private loadIndex(): void {
-    const started = Date.now();
-    let mode: 'loaded' | 'rebuilt' = 'rebuilt';
-    let caughtUp = 0;
-    let touched: string[] | null = null;
-    let restoredSeq = -1;
-    if (!this.store.openReport.needsReindex) {
-      try {
-        const restored = this.index.restore(readFileSync(this.indexFile()));
-        restoredSeq = restored.seq;
-        touched = this.store.touchedIdsSince(restored.seq);
-        if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') this.logger.warn('index.load_failed', { error: errorCode(e) });
-      }
-    }
-    if (touched) {
-      const ids = touched.filter((id) => kindOfId(id));
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
-        for (const id of chunk) {
-          const it = found.get(id);
-          if (it) this.indexItem(it);
-          else this.index.remove(id);
-        }
-      }
-      mode = 'loaded';
-      caughtUp = ids.length;
-      // Nothing to catch up: the file on disk is current until something changes.
-      if (ids.length === 0 && touched.length === 0) this.persisted = { ...this.persisted, seq: restoredSeq, version: this.index.version };
-    } else {
-      this.index.clear();
-      this.reindexAll();
-    }
-    const adoptedVectors = this.adoptVectorFile();
-    this.indexOpen = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
-    this.logger.info('engine.index_ready', { mode, items: this.index.size, caughtUp, adoptedVectors, ms: this.indexOpen.ms });
-    this.fillVectors();
-  }
-
-  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
-  private adoptVectorFile(): number {
-    const file = this.vectorFile(this.index.embedderId);
-    if (!existsSync(file)) return 0;
-    try {
-      const n = this.index.adoptVectors(file);
-      this.persisted.vectorVersion = this.index.vectorVersion;
-      this.persisted.embedder = this.index.embedderId;
-      return n;
-    } catch (e) {
-      this.logger.warn('vectors.load_failed', { embedder: this.index.embedderId, error: errorCode(e) });
-      return 0;
-    }
-  }
-
-  /** Queues and embeds, in the background and in slices, every item that should have a vector and has none. */
-  private fillVectors(): void {
-    if (this.closed) return;
-    if (this.vectorFill) {
-      // A fill for the previous embedder stops at its next slice; run again for the current one.
-      const current = this.vectorFill;
-      void current.then(() => { if (this.vectorFill === undefined) this.fillVectors(); });
-      return;
-    }
-    const run = (async () => {
-      await new Promise((r) => setImmediate(r)); // never on the caller's stack (open, a switch)
-      const embedderId = this.index.embedderId;
-      const ids = this.index.idsNeedingVectors();
-      if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
-      for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += 256) {
-        for (const it of this.store.items.getMany(ids.slice(i, i + 256))) this.index.queueVector(it.id, this.textOfItem(it));
-        await this.index.embedPending();
-        await new Promise((r) => setImmediate(r)); // let recalls run between slices
-      }
-      this.schedulePersist();
-    })();
-    this.vectorFill = run.catch((e) => this.logger.warn('vectors.fill_failed', { error: errorCode(e) })).finally(() => { this.vectorFill = undefined; });
-  }
-
-  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
-  async whenVectorsReady(): Promise<void> {
-    while (this.vectorFill) await this.vectorFill;
-    await this.index.embedPending();
-  }
-
-  /**
-   * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
-   * changed since the last save. Called on close and when idle — never on the per-turn path.
-   */
-  persistIndex(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void {
-    if (this.store.openReport.needsReindex && this.index.size === 0) return;
-    const started = Date.now();
-    try {
-      const seq = this.store.seq;
-      if (seq !== this.persisted.seq || this.index.version !== this.persisted.version) {
-        writeAtomic(this.indexFile(), this.index.serialize(seq));
-        this.persisted.seq = seq;
-        this.persisted.version = this.index.version;
-      }
-      if (this.index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== this.index.embedderId) {
-        this.index.saveVectors(this.vectorFile(this.index.embedderId));
-        this.persisted.vectorVersion = this.index.vectorVersion;
-        this.persisted.embedder = this.index.embedderId;
-      }
-      this.logger.info('index.saved', { why, seq, items: this.index.size, vectors: this.index.vectorCount, ms: Date.now() - started });
-    } catch (e) {
-      this.logger.warn('index.save_failed', { why, error: errorCode(e) });
-    }
-  }
-
-  /** Saves the index after 30 s without changes (the idle point; a crash then costs at most a catch-up). */
-  private schedulePersist(): void {
-    if (this.closed) return;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      if (!this.closed) this.persistIndex('idle');
-    }, 30_000);
-    this.persistTimer.unref?.();
-  }
-
-  // ------------------------------------------------------------------ embedder lifecycle
-
-  /**
-   * Switches the embedder. The old vectors are saved (if changed) and dropped at once — never mixed
-   * with the new ones; the new embedder's saved file is adopted where texts are unchanged, and the
-   * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
-   */
-  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
-    this.ensureOpen();
-    const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
-    this.embedderInfo = { model, reason: info.reason ?? 'configured' };
-    if (embedder.id === this.index.embedderId) return;
-    const previous = this.index.embedderInUse;
-    if (this.persisted.embedder !== previous.id || this.persisted.vectorVersion !== this.index.vectorVersion) {
-      try {
-        this.index.saveVectors(this.vectorFile(previous.id));
-      } catch (e) {
-        this.logger.warn('vectors.save_failed', { embedder: previous.id, error: errorCode(e) });
-      }
-    }
-    this.index.setEmbedder(embedder);
-    this.persisted.vectorVersion = -1;
-    this.persisted.embedder = '';
-    const adopted = this.adoptVectorFile();
-    this.logger.info('embedder.switched', { from: previous.id, to: embedder.id, reason: this.embedderInfo.reason, adopted, items: this.index.embeddableCount });
-    this.fillVectors();
-    if (previous !== embedder && previous.id !== embedder.id) await previous.dispose?.().catch(() => undefined);
-  }
-
-  /**
-   * e5 when its weights are under `modelsDir` (or download is allowed), else the hash embedder;
-   * then `useEmbedder`. Never throws for a model problem: the reason says why hash was chosen.
-   */
-  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
-    this.ensureOpen();
-    const r = await loadEmbedderWithReason({ ...opts, logger: this.logger });
-    if (this.closed) {
-      await r.embedder.dispose?.().catch(() => undefined);
-      return { id: r.embedder.id, reason: r.reason };
-    }
-    await this.useEmbedder(r.embedder, { reason: r.reason, model: r.embedder instanceof E5Embedder ? r.embedder.modelId : null });
-    return { id: r.embedder.id, reason: r.reason };
   }
 
   private textOfItem(it: Item): string {
     return it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
   }
 
-  private indexItem(it: Item): void {
-    const text = this.textOfItem(it);
-    const ix: IndexedItem = {
-      id: it.id, kind: it.kind, text, project: it.project, projectType: it.projectType, conversation: it.conversation,
-      trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
-      importance: it.importance, invalidated: it.invalidatedAt !== null, archived: it.archivedAt !== null, expiresAt: it.expiresAt,
-    };
-    this.recallIndex.upsert(ix);
-  }
-
   private onStoreChange(ids: string[], reloaded: boolean): void {
     this.recaller.noteStoreChange(ids, reloaded);
-    // Indexing (analysis, postings, neighbour links) is kept off the write's acknowledgement: the
-    // store fires this before the writer's promise resolves. It runs on the next turn of the event
-    // loop, or earlier when something reads the index.
-    if (reloaded) this.pendingReindex = true;
-    for (const id of ids) this.pendingIndexIds.add(id);
-    if (!this.indexCatchUp && !this.closed) {
-      this.indexCatchUp = setImmediate(() => {
-        this.indexCatchUp = undefined;
-        if (!this.closed) this.catchUpIndex();
-      });
-    }
-  }
-
-  /** Applies pending store changes to the recall index, then tells listeners. */
-  private catchUpIndex(): void {
-    const reloaded = this.pendingReindex;
-    const ids = [...this.pendingIndexIds];
-    this.pendingReindex = false;
-    this.pendingIndexIds = new Set();
-    try {
-      if (reloaded) {
-        for (const id of ids) this.recallIndex.remove(id);
-        this.reindexAll();
-      } else {
-        const wanted = ids.filter((id) => kindOfId(id));
-        for (let i = 0; i < wanted.length; i += 500) {
-          const chunk = wanted.slice(i, i + 500);
-          const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
-          for (const id of chunk) {
-            const it = found.get(id);
-            if (it) this.indexItem(it);
-            else this.recallIndex.remove(id);
-          }
-        }
-      }
-    } catch (e) {
-      // The store went away under us (closed, or a crash is being simulated): the index is rebuilt
-      // or caught up from the journal at the next open, so nothing is lost.
-      if (errorCode(e) !== 'E_CLOSED') throw e;
-      this.logger.warn('index.catch_up_skipped', { items: ids.length, error: 'E_CLOSED' });
-      return;
-    }
-    this.scheduleVectors();
-    this.schedulePersist();
-    this.changeEmitter.fire({ ids });
-  }
-
-  /** Vectors are computed shortly after writes, off the write's acknowledgement (≤ 1 s to searchable). */
-  private scheduleVectors(): void {
-    if (this.vectorTimer || this.closed) return;
-    this.vectorTimer = setTimeout(() => {
-      this.vectorTimer = undefined;
-      void this.index.embedPending().catch((e) => this.logger.warn('vectors.failed', { error: (e as Error)?.name }));
-    }, 50);
-    this.vectorTimer.unref?.();
+    this.keeper.noteStoreChange(ids, reloaded);
   }
 }
-
-/** temp (unique per process) + fsync + rename: a reader sees the old file or the new one, never half. */
-function writeAtomic(file: string, data: Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (e) {
-    try { unlinkSync(tmp); } catch { /* never written */ }
-    throw e;
-  }
-}
-

@@ -43,9 +43,16 @@ export function isMemoryError(e: unknown, code?: MemoryErrorCode): e is MemoryEr
   return (e instanceof MemoryError || structural) && (code === undefined || (e as MemoryError).code === code);
 }
 
-/** A short, text-free description of any thrown value, for logs. */
-export function errorCode(e: unknown): string {
-  if (e instanceof MemoryError) return e.code;
+/**
+ * The one way to name a thrown value without its text. For logs (no fallback): a MemoryError's code, else
+ * a system error's code (ENOENT…), else the error's name. For a public result (`fallback`, e.g. E_INTERNAL):
+ * a MemoryError's code, else the fallback — so a surface never reports a code outside MemoryErrorCode.
+ */
+export function errorCode(e: unknown): string;
+export function errorCode(e: unknown, fallback: MemoryErrorCode): MemoryErrorCode;
+export function errorCode(e: unknown, fallback?: MemoryErrorCode): string {
+  if (isMemoryError(e)) return e.code;
+  if (fallback) return fallback;
   if (e instanceof Error) return (e as NodeJS.ErrnoException).code ?? e.name;
   return typeof e;
 }

@@ -50,12 +50,6 @@ export class FixedClock implements Clock {
   advance(ms: number) { this.ms += ms; }
 }
 
-export interface CancellationToken {
-  readonly isCancellationRequested: boolean;
-}
-
-export const neverCancelled: CancellationToken = { isCancellationRequested: false };
-
 export interface IDisposable {
   dispose(): void;
 }

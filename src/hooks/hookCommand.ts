@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { MemoryEngine } from '../engine/engine';
-import { isMemoryError } from '../engine/errors';
+import { errorCode } from '../engine/errors';
 import { nullLogger } from '../engine/host';
 import { defaultStoreDir, defaultVaultDir } from '../engine/paths';
 import { handleHook } from './hookHandler';
@@ -107,7 +107,7 @@ export async function runHookCommand(argv: string[], io: HookCommandIO, opts: { 
     if (!read && engine) await engine.close();
     return 0;
   } catch (e) {
-    state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: isMemoryError(e) ? e.code : 'E_INTERNAL', ms: ms() });
+    state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: errorCode(e, 'E_INTERNAL'), ms: ms() });
     return 0;
   } finally {
     clearTimeout(timer);

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryEngine } from '../engine/engine';
-import { isMemoryError } from '../engine/errors';
+import { errorCode } from '../engine/errors';
 import { maskOrWithhold } from '../engine/write/mask';
 import { hookAnswer, type HookAgent, type HookInput } from './hookInput';
 import type { HookState } from './hookState';
@@ -117,7 +117,7 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
           if (r.ids.length) saved.push(t); else skipped++;
         } catch (e) {
           failed++;
-          deps.state.log({ ...log, outcome: 'record_failed', code: isMemoryError(e) ? e.code : 'E_INTERNAL' });
+          deps.state.log({ ...log, outcome: 'record_failed', code: errorCode(e, 'E_INTERNAL') });
           break; // the cursor keeps the rest for the next run
         }
       }
@@ -130,7 +130,7 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
     return { ...log, outcome: 'recorded', format: parsed.format, turns: parsed.turns.length, saved: saved.length, skipped: res.skipped, failed: res.failed, badLines: parsed.badLines };
   };
   if (deps.detach) {
-    deps.detach(record().then((l) => deps.state.log(l), (e) => deps.state.log({ ...log, outcome: 'record_failed', code: isMemoryError(e) ? e.code : 'E_INTERNAL' })));
+    deps.detach(record().then((l) => deps.state.log(l), (e) => deps.state.log({ ...log, outcome: 'record_failed', code: errorCode(e, 'E_INTERNAL') })));
     return { output: '', log: { ...log, outcome: 'recording', format: parsed.format, turns: parsed.turns.length } };
   }
   return { output: '', log: await record() };

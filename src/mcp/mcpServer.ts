@@ -11,7 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { MemoryEngine } from '../engine/engine';
-import { isMemoryError } from '../engine/errors';
+import { isMemoryError, errorCode } from '../engine/errors';
 import type { Logger } from '../engine/host';
 import { CallBudget } from '../engine/recall/callBudget';
 import { neutraliseRoleTags } from '../engine/recall/recallBlock';
@@ -201,7 +201,7 @@ export function createMemoryMcpServer(o: MemoryMcpOptions): Server {
         logger.info('mcp.refused', { tool: name });
         return text(`${name} refused: ${e.message}.`, true);
       }
-      const code = isMemoryError(e) ? e.code : 'E_INTERNAL';
+      const code = errorCode(e, 'E_INTERNAL');
       const gate = isMemoryError(e) && typeof e.details?.gate === 'string' ? e.details.gate : undefined;
       logger[gate ? 'info' : 'warn']('mcp.failed', { tool: name, code, gate });
       if (gate) return text(`${name} refused (${gate} gate, ${code}): ${(e as Error).message}.`, true);

@@ -192,7 +192,7 @@ export class EmbedderController {
     logger.warn('embedder.download_failed', { model, reason: r.reason });
     ui.warn(`Memory could not download the embedding model (${r.reason}); it keeps using the built-in hash embedder. `
       + 'It will try again when VS Code restarts or the memory.embedder settings change.');
-    return { ...choice, id: engine.index.embedderId, reason: 'download-failed' };
+    return { ...choice, id: engine.embedderId, reason: 'download-failed' };
   }
 
   dispose(): void {

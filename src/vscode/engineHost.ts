@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryEngine } from '../engine/engine';
-import { isMemoryError } from '../engine/errors';
+import { errorCode, isMemoryError } from '../engine/errors';
 import type { Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
 import { readLongterm } from '../engine/vault/longterm';
@@ -40,6 +40,13 @@ export class EngineHost implements vscode.Disposable {
   /** Fires each time an engine is ready (first open and every reopen). */
   readonly onDidOpen = this.opened.event;
   readonly onDidChangeState = this.stateChanged.event;
+  private readonly itemsChanged = new vscode.EventEmitter<{ ids: string[] }>();
+  /**
+   * Fires after items change in the current engine (local writes, other windows' writes, vault edits) and
+   * keeps following it across reopens: surfaces subscribe once, here, instead of to each engine.
+   */
+  readonly onDidChangeItems = this.itemsChanged.event;
+  private itemsSub: { dispose(): void } | undefined;
 
   constructor(private readonly opts: EngineHostOptions) {}
 
@@ -81,7 +88,9 @@ export class EngineHost implements vscode.Disposable {
     const { logger } = this.opts;
     const previous = this.engine;
     this.engine = undefined;
-    if (previous) await previous.close().catch((e) => logger.warn('engine.close_failed', { code: codeOf(e) }));
+    this.itemsSub?.dispose();
+    this.itemsSub = undefined;
+    if (previous) await previous.close().catch((e) => logger.warn('engine.close_failed', { code: errorCode(e, 'E_INTERNAL') }));
     const started = Date.now();
     try {
       const wasmPath = path.join(this.opts.extensionPath, 'dist', 'sql-wasm.wasm');
@@ -97,22 +106,23 @@ export class EngineHost implements vscode.Disposable {
         throw new Error('the memory engine is closed');
       }
       // The long-term file sits at the top of the Vault tree; create it from its template once.
-      await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: codeOf(e) }));
+      await readLongterm(engine.vaultDir, { create: true }).catch((e) => logger.warn('longterm.create_failed', { code: errorCode(e, 'E_INTERNAL') }));
       this.engine = engine;
+      this.itemsSub = engine.onDidChange((e) => this.itemsChanged.fire(e));
       this.opening = false;
       this.failure = undefined;
       this.shownCode = undefined;
-      logger.info('engine.opened', { ms: Date.now() - started, items: engine.store.items.count() });
+      logger.info('engine.opened', { ms: Date.now() - started, items: engine.itemCount() });
       // R-STORE-3: a repaired store is announced once (the store remembers it was told, across windows).
       void engine.takeRecoveryNotice().then(
         (notice) => { if (notice) void vscode.window.showWarningMessage(notice); },
-        (e) => logger.warn('engine.recovery_notice_failed', { code: codeOf(e) }),
+        (e) => logger.warn('engine.recovery_notice_failed', { code: errorCode(e, 'E_INTERNAL') }),
       );
       this.opened.fire(engine);
       this.stateChanged.fire({ state: 'open', engine });
       return engine;
     } catch (e) {
-      const code = codeOf(e);
+      const code = errorCode(e, 'E_INTERNAL');
       this.opening = false;
       this.failure = { code, message: isMemoryError(e) ? e.message : 'unexpected error' };
       logger.error('engine.open_failed', { code });
@@ -132,19 +142,18 @@ export class EngineHost implements vscode.Disposable {
     if (pending) await pending.catch(() => undefined);
     const engine = this.engine;
     this.engine = undefined;
+    this.itemsSub?.dispose();
+    this.itemsSub = undefined;
     if (engine) await engine.close();
     this.stateChanged.fire({ state: 'closed' });
   }
 
   dispose(): void {
-    void this.close().catch((e) => this.opts.logger.warn('engine.close_failed', { code: codeOf(e) }));
+    void this.close().catch((e) => this.opts.logger.warn('engine.close_failed', { code: errorCode(e, 'E_INTERNAL') }));
     this.opened.dispose();
     this.stateChanged.dispose();
+    this.itemsChanged.dispose();
   }
-}
-
-export function codeOf(e: unknown): string {
-  return isMemoryError(e) ? e.code : 'E_INTERNAL';
 }
 
 /** Shows an engine error to the person who ran a command (code + message, never memory text). */
@@ -166,7 +175,7 @@ export function commandRegistrar(context: vscode.ExtensionContext, logger: Logge
 }
 
 export function reportFailure(logger: Logger, action: string, e: unknown): void {
-  const code = codeOf(e);
+  const code = errorCode(e, 'E_INTERNAL');
   logger.warn(`${action}.failed`, { code });
   const msg = isMemoryError(e) ? e.message : 'unexpected error';
   void vscode.window.showErrorMessage(`Memory: ${action} failed (${code}): ${msg}`);

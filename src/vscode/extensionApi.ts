@@ -4,7 +4,7 @@
 // runs on this machine; fail-soft: a problem is an empty block with a reason); `recordTurn` stores one exchange
 // the way @memory does (the user side `owner`: the user typed it). Conversations are namespaced `api:` so another
 // extension's ids never meet @memory's. Memory off → an empty block and nothing recorded.
-import { isMemoryError } from '../engine/errors';
+import { errorCode } from '../engine/errors';
 import type { Logger } from '../engine/host';
 import { maskOrWithhold } from '../engine/write/mask';
 import type { ProjectContext } from './config';
@@ -79,7 +79,7 @@ export function createMemoryApi(deps: { host: EngineHost; enabled: () => boolean
         deps.logger.info('api.recall', { items: r.items.length, reason: r.reason });
         return { block, ids: [...r.items], ...(block ? {} : { reason: r.reason ?? 'no_hits' }) };
       } catch (e) {
-        const code = isMemoryError(e) ? e.code : 'E_INTERNAL';
+        const code = errorCode(e, 'E_INTERNAL');
         deps.logger.warn('api.recall_failed', { code });
         return { block: '', ids: [], reason: code };
       }

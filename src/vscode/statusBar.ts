@@ -2,7 +2,7 @@
 // Click opens the dashboard (Show Status stays in the palette). Counts only, no memory text.
 import * as vscode from 'vscode';
 import type { EngineHeadline, MemoryEngine } from '../engine/engine';
-import type { Logger } from '../engine/host';
+import { Disposable, type Logger } from '../engine/host';
 import type { EngineSettings } from '../engine/settings';
 import { formatBytes } from '../engine/maintain/health';
 import { OPEN_DASHBOARD_COMMAND } from './dashboard/dashboardPanel';
@@ -10,6 +10,7 @@ import { describeEmbedder } from './embedderController';
 import type { EngineHost } from './engineHost';
 import type { ProjectStatus } from './config';
 import { projectNotes } from './commands/statusCommand';
+import { errorCode } from '../engine/errors';
 
 /** 500 ms: a burst of writes (a flush, a rebuild) updates the count once, still "live" to a person. */
 const UPDATE_DEBOUNCE_MS = 500;
@@ -21,33 +22,26 @@ function headlineOf(engine: MemoryEngine, logger: Logger): EngineHeadline | unde
   try {
     return engine.headline();
   } catch (e) {
-    logger.warn('status_bar.headline_unavailable', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+    logger.warn('status_bar.headline_unavailable', { error: errorCode(e) });
     return undefined;
   }
 }
 
-export class MemoryStatusBar implements vscode.Disposable {
+export class MemoryStatusBar extends Disposable implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private timer: NodeJS.Timeout | undefined;
-  private engineSub: { dispose(): void } | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     private readonly host: EngineHost, private readonly settings: () => EngineSettings, private readonly logger: Logger,
     private readonly project?: () => ProjectStatus,
   ) {
-    this.item = vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100);
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('memory.status', vscode.StatusBarAlignment.Right, 100));
     this.item.name = 'Memory';
     this.item.command = OPEN_DASHBOARD_COMMAND;
-    this.subs.push(
-      host.onDidOpen((engine) => {
-        this.engineSub?.dispose();
-        this.engineSub = engine.onDidChange(() => this.schedule());
-        this.update();
-      }),
-      host.onDidChangeState(() => this.update()),
-    );
-    if (host.current) this.engineSub = host.current.onDidChange(() => this.schedule());
+    this._register(host.onDidOpen(() => this.update()));
+    this._register(host.onDidChangeItems(() => this.schedule()));
+    this._register(host.onDidChangeState(() => this.update()));
     this.update();
     this.item.show();
   }
@@ -89,10 +83,8 @@ export class MemoryStatusBar implements vscode.Disposable {
     this.item.tooltip = tip;
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.engineSub?.dispose();
-    for (const d of this.subs) d.dispose();
-    this.item.dispose();
+    super.dispose();
   }
 }

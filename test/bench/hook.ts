@@ -20,6 +20,7 @@ import { locomoDataFile, round, summarize, type BenchContext } from './harness';
 import { loadCorpus } from './corpus';
 import { fill } from './recall';
 import { RssSampler } from './scale';
+import { internals } from '../../src/engine/internals';
 
 // Bundled into dist/cli.js (benchmarks run from there) or compiled to out/test/bench.
 const HOOK_JS = existsSync(path.join(__dirname, 'hook.js')) ? path.join(__dirname, 'hook.js') : path.resolve(__dirname, '..', '..', '..', 'dist', 'hook.js');
@@ -65,7 +66,7 @@ export async function benchHook(ctx: BenchContext): Promise<Record<string, unkno
       const rss = new RssSampler();
       const fillMs = await fill(engine, n, corpus, t0, ctx.log, rss);
       rss.stop();
-      await engine.index.embedPending();
+      await internals(engine).index.embedPending();
       await engine.close(); // compacted and the recall index persisted, as after a VS Code session
       engine = await MemoryEngine.open({ ...opts, syncVault: 'background' });
       let q = 0;

@@ -14,6 +14,7 @@ import { queryTerms } from '../../src/engine/recall/keywordIndex';
 import { performance } from 'node:perf_hooks';
 import type { BenchContext } from './harness';
 import { locomoDataFile, quantiles, round } from './harness';
+import { internals } from '../../src/engine/internals';
 
 interface Turn { dia_id: string; speaker: string; text: string }
 interface Session { id: number | string; date_time: string; turns: Turn[] }
@@ -112,7 +113,7 @@ export async function benchLocomo(ctx: BenchContext): Promise<Record<string, unk
       const turnsOf = (itemId: string): string[] => {
         const dia = byItem.get(itemId);
         if (dia) return [dia];
-        if (itemId.startsWith('fa:')) return engine.store.itemSources.sourcesOf(itemId).map((s) => byItem.get(s)).filter((x): x is string => !!x);
+        if (itemId.startsWith('fa:')) return internals(engine).store.itemSources.sourcesOf(itemId).map((s) => byItem.get(s)).filter((x): x is string => !!x);
         return [];
       };
       for (const q of sample.qa) {
@@ -157,7 +158,7 @@ function lunrSearch(idx: lunr.Index, question: string): string[] {
 }
 
 async function vectorOnly(engine: MemoryEngine, question: string, project: string): Promise<string[]> {
-  const index = engine.index;
+  const index = internals(engine).index;
   await index.embedPending();
   const cands = await index.search({ text: question, scope: { project }, now: engine.clock.now(), k: 10, minVectorScore: -1, sides: 'vector' });
   // Keyword-free: keep only candidates the vector side found, by vector score.

@@ -15,6 +15,7 @@ import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import { loadCorpus, type Corpus } from './corpus';
 import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harness';
 import { RssSampler, rerunArgs, timeQueries } from './scale';
+import { internals } from '../../src/engine/internals';
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
@@ -104,9 +105,9 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
     try {
       sampler.mark('fill');
       const fillMs = await fill(engine, n, corpus, t0, ctx.log, sampler);
-      await engine.index.embedPending();
+      await internals(engine).index.embedPending();
       const st = engine.status();
-      const items = { requested: n, indexEntries: engine.index.size, distinctTexts: st.rawRecord.blobs };
+      const items = { requested: n, indexEntries: internals(engine).index.size, distinctTexts: st.rawRecord.blobs };
       sampler.mark('queries');
       const { recallMs, searchMs } = await timeQueries(engine, questions, 200, () => sampler.sample());
       const rss = rssMb();

@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
-import { DashboardData } from '../../src/engine/maintain/dashboardData';
+import { DashboardData } from '../../src/vscode/dashboard/dashboardData';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import { loadCorpus } from './corpus';
 import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
+import { internals } from '../../src/engine/internals';
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 const TURNS_PER_CONVERSATION = 40;
@@ -188,7 +189,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     rss.mark('derive');
     const t1 = performance.now();
     await engine.flush();
-    await engine.index.embedPending();
+    await internals(engine).index.embedPending();
     const deriveMs = performance.now() - t1;
     phaseIo('derive');
     ctx.log(`scale: derived in ${Math.round(deriveMs / 1000)} s`);
@@ -197,7 +198,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     const storeWrittenAfterDerive = status.store.written;
     const counts = {
       requestedItems: n,
-      indexEntries: engine.index.size,
+      indexEntries: internals(engine).index.size,
       rawItems: status.items.raw ?? 0,
       distinctTexts: status.rawRecord.blobs,
       logicalBytes,

@@ -14,6 +14,7 @@ import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import type { BenchContext } from './harness';
 import { locomoDataFile, quantiles, round } from './harness';
 import { parseLocomoDate } from './locomo';
+import { internals } from '../../src/engine/internals';
 
 interface Sample { sample_id: string; speaker_a: string; sessions: { id: number | string; date_time: string; turns: { speaker: string; text: string }[] }[] }
 
@@ -40,7 +41,7 @@ export async function benchWrite(ctx: BenchContext): Promise<Record<string, unkn
     out.ackMs = quantiles(ack);
     ctx.log(`ack: ${ack.length} turns, p95 ${out.ackMs && (out.ackMs as { p95: number }).p95} ms`);
     await engine.flush();
-    await engine.index.embedPending();
+    await internals(engine).index.embedPending();
 
     const keyword: number[] = [];
     const vector: number[] = [];
@@ -60,7 +61,7 @@ export async function benchWrite(ctx: BenchContext): Promise<Record<string, unkn
       let kwDone = false, vecDone = false;
       while (!kwDone || !vecDone) {
         if (!kwDone && (await engine.search(token, {})).some((h) => h.id === id)) { keyword.push(performance.now() - t0); kwDone = true; }
-        if (!vecDone && engine.index.hasVector(id)) { vector.push(performance.now() - t0); vecDone = true; }
+        if (!vecDone && internals(engine).index.hasVector(id)) { vector.push(performance.now() - t0); vecDone = true; }
         if (performance.now() - t0 > 10_000) break;
         await new Promise((res) => setTimeout(res, 1));
       }

@@ -21,6 +21,7 @@ import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } 
 import { activated, userSettingsLoaded } from './api';
 import { isCapture, lastUser, textOf, VENDOR } from './chatHarness';
 import { requestScreenshot, until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 const FACT = 'Our release train leaves every second Thursday at 14:00 UTC from the main branch.';
 const hookLog = (api: MemoryExtensionApi) => {
@@ -202,7 +203,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       await server?.close();
     });
 
-    const agentTurns = () => engine.store.items.list({ kind: 'raw' }).filter((i) => i.conversation?.startsWith('copilot-'));
+    const agentTurns = () => internals(engine).store.items.list({ kind: 'raw' }).filter((i) => i.conversation?.startsWith('copilot-'));
 
     it('recalls a fact told to the plain agent in an earlier chat and records that chat\'s turns once', async () => {
       const model = (await vscode.lm.selectChatModels({ vendor: VENDOR }))[0]!;
@@ -216,7 +217,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       assert.ok(told);
       // The Stop hook records the turn (through the socket, in this window's engine).
       const recorded = await until(engine.onDidChange, () => {
-        const t = agentTurns().filter((i) => i.role === 'user' && engine.writer.textOf(i).includes(FACT));
+        const t = agentTurns().filter((i) => i.role === 'user' && internals(engine).writer.textOf(i).includes(FACT));
         return t.length ? t : undefined;
       }, 'the Stop hook to record the first chat\'s user message', 60_000);
       assert.equal(recorded.length, 1);
@@ -242,7 +243,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       await api.agents.drain();
       const first = agentTurns().filter((i) => i.conversation === conversation);
       assert.deepEqual(first.map((i) => i.role), ['user', 'assistant']);
-      assert.match(engine.writer.textOf(first[1]!), /^Noted: the release train leaves/);
+      assert.match(internals(engine).writer.textOf(first[1]!), /^Noted: the release train leaves/);
       assert.equal(first[1]!.provider, 'copilot');
       assert.match(hookLog(api), /event=Stop agent=copilot-vscode .*outcome=recording .*path=extension/);
     });

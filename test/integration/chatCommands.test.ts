@@ -21,6 +21,7 @@ import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } 
 import { activated, userSettingsLoaded } from './api';
 import { ask, firstMessage, isCapture, lastUser, VENDOR } from './chatHarness';
 import { until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 /** Text only the server knows: it must never reach the chat. */
 const SERVER_SECRET = 'SERVER-ONLY-DETAIL-7731';
@@ -50,7 +51,7 @@ describe('@memory slash commands, model failures, masking, health and follow-ups
   let server: FakeOpenAiServer;
   const cfg = () => vscode.workspace.getConfiguration('memory');
   const answers = (from: number) => server.chats.slice(from).filter((r) => !isCapture(r));
-  const storedTextIncludes = (s: string) => engine.store.items.list({}).some((it) => (it.text ?? '').includes(s) || (it.summary ?? '').includes(s));
+  const storedTextIncludes = (s: string) => internals(engine).store.items.list({}).some((it) => (it.text ?? '').includes(s) || (it.summary ?? '').includes(s));
 
   /** Resolves when every entry's model is selectable in vscode.lm (the picker and modelSelector need them). */
   async function modelsListed(): Promise<void> {
@@ -67,8 +68,8 @@ describe('@memory slash commands, model failures, masking, health and follow-ups
     const file = path.join(engine.vaultDir, ...rel.split('/'));
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `---\nkind: reference\nsummary: ${summary}\n---\n${body}\n`);
-    await engine.vault.syncFile(rel);
-    await engine.index.embedPending();
+    await internals(engine).vault.syncFile(rel);
+    await internals(engine).index.embedPending();
     return `vt:${rel}`;
   }
 
@@ -131,12 +132,12 @@ describe('@memory slash commands, model failures, masking, health and follow-ups
     const button = (r.shown.response ?? []).find((p) => p.kind === 'command')?.command;
     assert.ok(button, 'the response carries a button');
     assert.equal(button.title, `Forget ${id}`);
-    assert.ok(engine.store.items.get(id), 'nothing is deleted before the confirmation');
+    assert.ok(internals(engine).store.items.get(id), 'nothing is deleted before the confirmation');
     // The button runs memory.forget(id) (VS Code exports it as an internal delegate command), which asks in a
     // modal the extension host cannot answer; { confirmed: true } stands for the user's "Forget" there.
     const done = await vscode.commands.executeCommand<{ removed: string[] }>('memory.forget', id, { confirmed: true });
     assert.ok(done?.removed.includes(id));
-    assert.equal(engine.store.items.get(id), undefined);
+    assert.equal(internals(engine).store.items.get(id), undefined);
     const after = await ask('@memory /search Gamma-Guest old office wifi', { model: MODELS.ok });
     assert.ok(!after.markdown.includes(id), 'the forgotten note is gone from search');
   });

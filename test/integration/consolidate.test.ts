@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
 import type { ConsolidationReport } from '../../src/engine/maintain/consolidate';
 import { activated, userSettingsLoaded } from './api';
+import { internals } from '../../src/engine/internals';
 
 const DAY = 86_400_000;
 
@@ -18,7 +19,7 @@ describe('Consolidate Now in VS Code', () => {
     const api = await activated();
     await userSettingsLoaded();
     engine = await api.engine();
-    await engine.store.transaction((tx) => {
+    await internals(engine).store.transaction((tx) => {
       tx.items.put({ id: 'fa:consolidate-int-old', kind: 'fact', text: 'archive room: the xylocarpbox sits in hall nine', created: now - 200 * DAY, importance: 0.5, trust: 'derived' });
       tx.items.put({ id: 'fa:consolidate-int-hot', kind: 'fact', text: 'deploy target: the wombatcluster in Oslo', created: now, importance: 0.5, trust: 'derived', accessCount: 3, lastAccessed: now });
       tx.itemSources.add('fa:consolidate-int-hot', ['rw:consolidate-int-1', 'rw:consolidate-int-2', 'rw:consolidate-int-3']);
@@ -38,11 +39,11 @@ describe('Consolidate Now in VS Code', () => {
     assert.equal(r.expiredAction, 'archived');
     assert.equal(r.promoted, 0);
     assert.ok(r.skippedNoModel >= 1, 'the recurring fact waits for a background model');
-    const old = engine.store.items.get('fa:consolidate-int-old')!;
+    const old = internals(engine).store.items.get('fa:consolidate-int-old')!;
     assert.equal(old.originalId, 'fa:consolidate-int-old');
     assert.equal(old.created, now - 200 * DAY);
     assert.ok(!(await engine.search('xylocarpbox', {}, 10)).some((h) => h.id === 'fa:consolidate-int-old'), 'never recalled again');
-    assert.equal(engine.store.items.get('fa:consolidate-int-hot')!.archivedAt, null);
+    assert.equal(internals(engine).store.items.get('fa:consolidate-int-hot')!.archivedAt, null);
 
     const again = await vscode.commands.executeCommand<ConsolidationReport>('memory.consolidateNow', { noModel: true, silent: true });
     assert.deepEqual([again?.promoted, again?.demoted, again?.expired], [0, 0, 0]);

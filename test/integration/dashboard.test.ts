@@ -5,12 +5,13 @@ import * as assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DashboardData } from '../../src/engine/maintain/dashboardData';
+import { DashboardData } from '../../src/vscode/dashboard/dashboardData';
 import type { MemoryExtensionApi } from '../../src/extension';
 import type { DashboardToWebview, Overview } from '../../src/protocol/dashboard';
 import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
 import { requestScreenshot, until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 describe('The dashboard in VS Code', () => {
   let api: MemoryExtensionApi;
@@ -53,7 +54,7 @@ describe('The dashboard in VS Code', () => {
     const expected: Overview = new DashboardData(engine, () => ({ includeSecrets: api.settings().recallIncludeSecrets })).overview();
     assert.deepEqual(r.result.counts, expected.counts);
     assert.ok(r.result.counts.vaultFiles >= 2, 'the notes written above are counted');
-    assert.equal(r.result.counts.vaultFiles, engine.store.items.count({ kind: 'note' }) - countHidden(engine));
+    assert.equal(r.result.counts.vaultFiles, internals(engine).store.items.count({ kind: 'note' }) - countHidden(engine));
 
     const card = await until(panel!.onDidPost, () => panel!.responses.get('getEngine'), 'the engine card', 30_000);
     const status = engine.status();
@@ -113,14 +114,14 @@ describe('The dashboard in VS Code', () => {
     };
     const kept = await act(superseded.id, 'keep');
     assert.equal(kept.done, true);
-    assert.equal(engine.store.items.get(superseded.id)!.pinned, true);
+    assert.equal(internals(engine).store.items.get(superseded.id)!.pinned, true);
     assert.ok(!engine.reviewQueue().some((e) => e.id === superseded.id), 'kept: it left the queue');
 
     const raw = (await engine.recordTurn({ conversation: 'review-demo', user: 'The release checklist lives in the wiki under Engineering / Releases / Checklist.', assistant: 'Noted, the checklist is in the wiki.' })).ids[0]!;
     const promoted = await act(raw, 'promote');
     assert.match(promoted.noteId ?? '', /^vt:semantic\/.+\.md$/);
-    assert.ok(engine.store.items.get(promoted.noteId!), 'the note is in the store');
-    assert.ok(engine.store.items.get(raw)!.archivedAt !== null, 'the item was archived');
+    assert.ok(internals(engine).store.items.get(promoted.noteId!), 'the note is in the store');
+    assert.ok(internals(engine).store.items.get(raw)!.archivedAt !== null, 'the item was archived');
 
     const edited = await act(promoted.noteId!, 'edit');
     assert.equal(edited.noteId, promoted.noteId);
@@ -150,5 +151,5 @@ describe('The dashboard in VS Code', () => {
 
 /** Notes the dashboard never lists: quarantined, and secret ones while includeSecrets is off. */
 function countHidden(engine: Awaited<ReturnType<MemoryExtensionApi['engine']>>): number {
-  return engine.store.items.list({ kind: 'note' }).filter((n) => n.trust === 'quarantined' || n.secret || n.archivedAt !== null).length;
+  return internals(engine).store.items.list({ kind: 'note' }).filter((n) => n.trust === 'quarantined' || n.secret || n.archivedAt !== null).length;
 }

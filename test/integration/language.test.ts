@@ -10,6 +10,7 @@ import type { MemoryEngine } from '../../src/engine/engine';
 import type { MemoryExtensionApi } from '../../src/extension';
 import { activated, userSettingsLoaded } from './api';
 import { until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 describe('Vault language support in VS Code', () => {
   let api: MemoryExtensionApi;
@@ -33,7 +34,7 @@ describe('Vault language support in VS Code', () => {
     engine = await api.engine();
     vault = engine.vaultDir;
     write('semantic/lang-target.md', '---\nkind: user\nsummary: Keeps tabs at two spaces\n---\n# Tabs\n\nTwo spaces.\n');
-    await until(engine.onDidChange, () => engine.store.items.get(TARGET_ID), `${TARGET_ID} indexed`);
+    await until(engine.onDidChange, () => internals(engine).store.items.get(TARGET_ID), `${TARGET_ID} indexed`);
     source = vscode.Uri.file(write('semantic/lang-source.md',
       `See [[lang-target]] and [[lang-nowhere]].\nCited as ${TARGET_ID} here.\nMore: [[\n`));
     doc = await vscode.workspace.openTextDocument(source);

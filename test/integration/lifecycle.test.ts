@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
-import { DashboardData } from '../../src/engine/maintain/dashboardData';
+import { DashboardData } from '../../src/vscode/dashboard/dashboardData';
 import { parseDailyLog } from '../../src/engine/vault/dailyLog';
 import { localDay } from '../../src/engine/vault/vaultLayout';
 import type { MemoryExtensionApi } from '../../src/extension';
@@ -16,6 +16,7 @@ import { activated, userSettingsLoaded } from './api';
 import { ask, isCapture, lastUser, textOf, VENDOR } from './chatHarness';
 import { until as untilEvent, waitForEvent } from './waitFor';
 import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
+import { internals } from '../../src/engine/internals';
 
 
 const ECHO = { vendor: VENDOR, id: 'echo-stub' };
@@ -79,8 +80,8 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
       assistant: 'Cluster runtime: Kubernetes 1.31\nCluster networking: Cilium',
     });
     await engine.flush('lifecycle-seed');
-    const copies = () => engine.store.items.list({ kind: 'raw' }).filter((it) => engine.writer.textOf(it).includes('runs on Kubernetes 1.31 with Cilium')).length;
-    const facts = () => engine.store.items.list({ kind: 'fact' }).filter((f) => /kubernetes 1\.31/i.test(f.text ?? '')).length;
+    const copies = () => internals(engine).store.items.list({ kind: 'raw' }).filter((it) => internals(engine).writer.textOf(it).includes('runs on Kubernetes 1.31 with Cilium')).length;
+    const facts = () => internals(engine).store.items.list({ kind: 'fact' }).filter((f) => /kubernetes 1\.31/i.test(f.text ?? '')).length;
     const before = { copies: copies(), facts: facts() };
     assert.equal(before.copies, 1);
 
@@ -94,8 +95,8 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     await engine.flush(ev.conversation);
     assert.equal(copies(), before.copies, 'no new raw item repeats the recalled text');
     assert.equal(facts(), before.facts, 'no fact is derived again from the echoed block');
-    for (const it of engine.store.items.list({ conversation: ev.conversation })) {
-      assert.doesNotMatch(engine.writer.textOf(it), /memory-context|Recalled memory/, `${it.id} holds no block text`);
+    for (const it of internals(engine).store.items.list({ conversation: ev.conversation })) {
+      assert.doesNotMatch(internals(engine).writer.textOf(it), /memory-context|Recalled memory/, `${it.id} holds no block text`);
     }
     const log = readFileSync(path.join(engine.vaultDir, 'logs', `${localDay(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)}.md`), 'utf8');
     const logged = parseDailyLog(log).filter((e) => e.conversation === ev.conversation);
@@ -128,7 +129,7 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     // The echo model repeated the question in its reply: that is a message of its own; forgetting it too leaves no copy.
     for (const id of ev.saved?.ids.slice(1) ?? []) await vscode.commands.executeCommand('memory.forget', id, { confirmed: true });
     assert.ok(!readFileSync(logPath, 'utf8').includes('quokka-17'), 'the log file no longer holds the text');
-    const audit = engine.store.audit.list({ action: 'forget' }).filter((a) => a.itemId === userId).at(-1)!;
+    const audit = internals(engine).store.audit.list({ action: 'forget' }).filter((a) => a.itemId === userId).at(-1)!;
     assert.equal(audit.itemId, userId);
     assert.ok(!JSON.stringify(audit.detail).includes('quokka'), 'the audit row holds ids only');
   });
@@ -154,7 +155,7 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
   });
 
   it('records the participant\'s own tool calls and results when memory.l0.captureToolResults is on, and only then', async () => {
-    const roles = (ev: TurnRecordedEvent) => engine.store.items.getMany(ev.saved?.ids ?? []).map((it) => it.role);
+    const roles = (ev: TurnRecordedEvent) => internals(engine).store.items.getMany(ev.saved?.ids ?? []).map((it) => it.role);
     const off = await chatTurn('@memory please look it up in memory: what runs the zanzibar cluster?', { newChat: true });
     assert.ok(!roles(off).includes('tool'), `switch off: no tool result kept (${roles(off).join(',')})`);
     const applied = new Promise<void>((resolve) => {
@@ -164,9 +165,9 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     await applied;
     try {
       const on = await chatTurn('@memory please look it up in memory once more: what runs the zanzibar cluster?', { newChat: true });
-      const tool = engine.store.items.getMany(on.saved?.ids ?? []).find((it) => it.role === 'tool');
+      const tool = internals(engine).store.items.getMany(on.saved?.ids ?? []).find((it) => it.role === 'tool');
       assert.ok(tool, `switch on: the tool call is in the raw record (${roles(on).join(',')})`);
-      assert.match(engine.writer.textOf(tool), /^memory_search\(\{"query":"zanzibar cluster"\}\)\n/);
+      assert.match(internals(engine).writer.textOf(tool), /^memory_search\(\{"query":"zanzibar cluster"\}\)\n/);
       assert.equal(tool.meta.tool, 'memory_search');
     } finally {
       await cfg().update('l0.captureToolResults', undefined, vscode.ConfigurationTarget.Global);
@@ -185,7 +186,7 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
     const first = await chatTurn('@memory we decided to rename the orbit service to satellite; the code is in src/orbit/server.ts. Which tests cover it?', { newChat: true });
     await engine.whenLogsWritten();
     const id = `wk:${first.conversation}`;
-    const wk = engine.store.items.get(id);
+    const wk = internals(engine).store.items.get(id);
     assert.ok(wk, 'the first turn made the working block');
     assert.match(wk.text ?? '', /^Task: we decided to rename the orbit service/);
     assert.match(wk.text ?? '', /Files: src\/orbit\/server\.ts/);

@@ -16,6 +16,7 @@ import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } 
 import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
 import { isCapture, textOf as requestText, VENDOR } from './chatHarness';
 import { requestScreenshot, until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 const cfg = () => vscode.workspace.getConfiguration('memory');
 const textOf = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -58,7 +59,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     const id = /^Saved as \[source:(vt:projects\/[^\]]+)\] \(project, this project only\)\.$/.exec(saved)?.[1];
     assert.ok(id, saved);
     const engine = await api.engine();
-    const row = engine.store.items.get(id)!;
+    const row = internals(engine).store.items.get(id)!;
     assert.equal(row.trust, 'derived');
     assert.equal(row.project, api.project().project);
     assert.match(readFileSync(path.join(engine.vaultDir, row.path!), 'utf8'), /origin:\n {2}by: agent\n {2}path: vscode-tool/);
@@ -77,7 +78,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
 
     const third = await call('memory_save', { text: 'The design system lives in the figma file called Atlas.', scope: 'project' });
     assert.match(third, /^Memory save limit reached: at most 2 memory_save calls per 60 s/);
-    assert.equal(engine.store.items.list({ kind: 'note' }).filter((n) => (n.summary ?? '').includes('Atlas')).length, 0, 'nothing saved over budget');
+    assert.equal(internals(engine).store.items.list({ kind: 'note' }).filter((n) => (n.summary ?? '').includes('Atlas')).length, 0, 'nothing saved over budget');
   });
 
   it('expands and forgets dc: ids (a loaded document\'s sections) like every other id kind', async () => {
@@ -163,7 +164,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     });
     assert.equal(turn.ids.length, 2);
     const engine = await api.engine();
-    assert.equal(engine.store.items.get(turn.ids[0])?.conversation?.startsWith('api:other-ext-'), true);
+    assert.equal(internals(engine).store.items.get(turn.ids[0])?.conversation?.startsWith('api:other-ext-'), true);
     const r = await pub.recall('what is the staging database called?', { window: 16_000, conversation: `fresh-${Date.now()}` });
     assert.ok(r.ids.some((id) => turn.ids.includes(id)), JSON.stringify(r).slice(0, 400));
     assert.match(r.block, /^<memory-context/);
@@ -177,12 +178,12 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     await until(vscode.workspace.onDidChangeConfiguration, () => api.settings().enabled === false || undefined, 'memory.enabled off');
     try {
       const engine = await api.engine();
-      const before = engine.store.items.count();
+      const before = internals(engine).store.items.count();
       for (const [name, input] of [['memory_search', { query: 'fastlane' }], ['memory_expand', { id: 'vt:semantic/x.md' }], ['memory_save', { text: 'The user likes tea.', scope: 'global' }],
         ['memory_status', {}], ['memory_load_doc', { path: 'README.md' }], ['memory_forget', { id: 'vt:semantic/x.md' }], ['search_memory', { query: 'x' }]] as const) {
         assert.match(await call(name, input), new RegExp(`^${name}: memory is off \\(memory.enabled is false\\)`), name);
       }
-      assert.equal(engine.store.items.count(), before, 'nothing was written');
+      assert.equal(internals(engine).store.items.count(), before, 'nothing was written');
       assert.deepEqual(await api.recall('fastlane releases'), { block: '', ids: [], reason: 'disabled' });
       assert.deepEqual(await api.recordTurn({ conversation: 'off', user: 'a long enough message about nothing', assistant: 'ok then' }), { ids: [] });
     } finally {
@@ -244,7 +245,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
       assert.match(sent, /<skill>\s*<name>long-term-memory<\/name>/);
       assert.ok(tools.includes('memory_save') && tools.includes('memory_search'), `our tools are offered to the agent: ${tools.join(', ')}`);
       const engine = await api.engine();
-      const note = await until(engine.onDidChange, () => engine.store.items.list({ kind: 'note' }).find((n) => n.summary === FACT), 'the agent\'s memory_save note', 60_000);
+      const note = await until(engine.onDidChange, () => internals(engine).store.items.list({ kind: 'note' }).find((n) => n.summary === FACT), 'the agent\'s memory_save note', 60_000);
       assert.equal(note.trust, 'derived');
       assert.equal(note.project, api.project().project);
       const back = await until(recorded.event, () => server.chats.find((r) => hasToolResult(r) && requestText(r).includes('Pelican Runbook')), 'the tool result to go back to the model', 60_000);

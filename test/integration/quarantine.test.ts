@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
 import type { QuarantineApplyResult, QuarantineReleaseResult } from '../../src/engine/maintain/quarantine';
 import { activated, userSettingsLoaded } from './api';
+import { internals } from '../../src/engine/internals';
 
 const PROVIDER = 'qtest-vendor';
 const CONV = 'quarantine-int-conv';
@@ -34,7 +35,7 @@ describe('Provider quarantine in VS Code', () => {
     const abs = path.join(engine.vaultDir, ...NOTE.split('/'));
     mkdirSync(path.dirname(abs), { recursive: true });
     writeFileSync(abs, `---\nkind: domain\nsummary: Exports go to the narwhalbucket\norigin:\n  by: capture\n  provider: ${PROVIDER}\n  model: qtest-1\n  conversation: ${CONV}\n---\nExports go to the narwhalbucket.\n`);
-    assert.ok(await engine.vault.syncFile(NOTE), 'the capture note is indexed');
+    assert.ok(await internals(engine).vault.syncFile(NOTE), 'the capture note is indexed');
   });
 
   it('hides the provider\'s reply and capture note through Quarantine Provider Memory…, and Release Quarantine… brings them back', async () => {
@@ -63,12 +64,12 @@ describe('Provider quarantine in VS Code', () => {
     assert.equal(readFileSync(path.join(engine.vaultDir, ...NOTE.split('/')), 'utf8'), noteBytes, 'the note is back unchanged');
     const back = await hitIds('narwhalbucket quokkaservice');
     assert.ok(back.includes(replyId) && back.includes(`vt:${NOTE}`), 'reply and note are found again');
-    assert.equal(engine.store.items.get(replyId)?.trust, 'derived');
+    assert.equal(internals(engine).store.items.get(replyId)?.trust, 'derived');
 
     const twice = await vscode.commands.executeCommand('memory.quarantine.release', applied.id);
     assert.equal(twice, undefined, 'a second release is refused (reported, nothing returned)');
     assert.equal(engine.quarantineHistory().find((q) => q.id === applied.id)?.status, 'released');
-    const audit = engine.store.audit.list({}).filter((a) => a.action.startsWith('memory.quarantine') && (a.detail.id === applied.id));
+    const audit = internals(engine).store.audit.list({}).filter((a) => a.action.startsWith('memory.quarantine') && (a.detail.id === applied.id));
     assert.deepEqual(audit.map((a) => a.action), ['memory.quarantine.apply', 'memory.quarantine.release']);
   });
 });

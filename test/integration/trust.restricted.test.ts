@@ -16,6 +16,7 @@ import { MemoryLoadDocTool } from '../../src/vscode/tools/memoryLoadDocTool';
 import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
 import { activated, userSettingsLoaded } from './api';
 import { until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 describe('Restricted Mode: memory answers from the user\'s memory and loads nothing from the workspace', function () {
   this.timeout(90_000);
@@ -44,17 +45,17 @@ describe('Restricted Mode: memory answers from the user\'s memory and loads noth
     const engine = await api.engine();
     const r = await vscode.commands.executeCommand<{ id: string }>('memory.remember', 'The capybara cluster is drained on Sundays');
     assert.ok(r?.id, 'the user can still write to their own memory');
-    await engine.index.embedPending();
+    await internals(engine).index.embedPending();
     const hits = await engine.search('capybara cluster drained', { project: api.project().project });
     assert.ok(hits.some((h) => h.id === r.id), 'the user\'s memory answers');
 
     const dir = mkdtempSync(path.join(tmpdir(), 'memory-restricted-'));
     const file = path.join(dir, 'doc.md');
     writeFileSync(file, '# Ocelot guide\n\nThe ocelot service restarts nightly.\n');
-    const docsBefore = engine.store.items.count();
+    const docsBefore = internals(engine).store.items.count();
     const loaded = await vscode.commands.executeCommand('memory.loadDocument', vscode.Uri.file(file));
     assert.equal(loaded, undefined, 'Load Document is refused');
-    assert.equal(engine.store.items.count(), docsBefore, 'nothing was loaded');
+    assert.equal(internals(engine).store.items.count(), docsBefore, 'nothing was loaded');
 
     // The agents' memory_load_doc tool refuses too, even for a Markdown file inside the workspace folder.
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -66,7 +67,7 @@ describe('Restricted Mode: memory answers from the user\'s memory and loads noth
     const res = await tool.invoke({ input: { path: 'ocelot-runbook.md' }, toolInvocationToken: undefined });
     const text = res.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     assert.match(text, /Restricted Mode: memory loads no documents from this workspace/);
-    assert.equal(engine.store.items.count(), docsBefore, 'the tool loaded nothing either');
+    assert.equal(internals(engine).store.items.count(), docsBefore, 'the tool loaded nothing either');
   });
 
   it('the workspace\'s model server received nothing and its vault folder does not exist', () => {

@@ -15,6 +15,7 @@ import { contextValueOf } from '../../src/vscode/views/vaultTree';
 import type { VaultSyncReport } from '../../src/engine/vault/vaultIndex';
 import { activated, userSettingsLoaded } from './api';
 import { requestScreenshot, until } from './waitFor';
+import { internals } from '../../src/engine/internals';
 
 type NoteNode = Extract<VaultNode, { type: 'note' }>;
 
@@ -117,7 +118,7 @@ describe('The Vault view in VS Code', () => {
     assert.equal(parsed.frontmatter.pinned, true);
     assert.equal(parsed.summary, 'Prefers a flat white', 'the rest of the note is kept');
     assert.equal(parsed.body, 'Asked twice.\n');
-    assert.equal(engine.store.items.get(id)?.pinned, true);
+    assert.equal(internals(engine).store.items.get(id)?.pinned, true);
     const pinned = await until(api.views.vault.onDidRefresh, () => noteNode(id, (n) => n.note.pinned), 'the pinned note in the tree');
     assert.equal(contextValueOf(pinned), 'memory.note.pinned');
 
@@ -125,7 +126,7 @@ describe('The Vault view in VS Code', () => {
     parsed = parseNote('semantic/coffee.md', readFileSync(abs));
     assert.equal('pinned' in parsed.frontmatter, false, 'unpin removes the key');
     assert.deepEqual(parsed.tags, ['drinks']);
-    assert.equal(engine.store.items.get(id)?.pinned, false);
+    assert.equal(internals(engine).store.items.get(id)?.pinned, false);
   });
 
   it('copies a note\'s memory id to the clipboard', async () => {
@@ -137,10 +138,10 @@ describe('The Vault view in VS Code', () => {
 
   it('restores the tree from the files with Rebuild Index after the store lost its note rows', async () => {
     const ids: string[] = [];
-    engine.store.items.forEach({ kind: 'note' }, (it) => { ids.push(it.id); });
+    internals(engine).store.items.forEach({ kind: 'note' }, (it) => { ids.push(it.id); });
     assert.ok(ids.length >= 2);
     // Engine internals on purpose: simulate a store that lost its vault-derived rows.
-    await engine.store.transaction((tx) => { for (const id of ids) tx.items.delete(id); });
+    await internals(engine).store.transaction((tx) => { for (const id of ids) tx.items.delete(id); });
     // brew.md has no file events in flight (coffee.md may: pin/unpin just rewrote it).
     await until(api.views.vault.onDidRefresh, () => !noteNode('vt:procedural/brew.md'), 'the emptied tree');
     const report = await vscode.commands.executeCommand<VaultSyncReport>('memory.rebuildIndex');
@@ -148,13 +149,13 @@ describe('The Vault view in VS Code', () => {
     // A late file event may have re-added a row before the rebuild (then it counts as updated).
     assert.ok(report.added + report.updated >= ids.length, `rebuild indexed ${report.added + report.updated} of ${ids.length} notes`);
     await until(api.views.vault.onDidRefresh, () => noteNode('vt:semantic/coffee.md') && noteNode('vt:procedural/brew.md'), 'the restored tree');
-    assert.deepEqual(engine.vault.links.backlinks('vt:semantic/coffee.md'), ['vt:procedural/brew.md'], 'links are rebuilt too');
+    assert.deepEqual(internals(engine).vault.links.backlinks('vt:semantic/coffee.md'), ['vt:procedural/brew.md'], 'links are rebuilt too');
   });
 
   it('reports the engine\'s real figures in Show Status and the status bar', async () => {
     const s = await vscode.commands.executeCommand<{ items: number; vaultPath: string; error?: string }>('memory.showStatus');
     assert.equal(s.vaultPath, vault);
-    assert.ok(s.items >= engine.store.items.count({ kind: 'note' }));
+    assert.ok(s.items >= internals(engine).store.items.count({ kind: 'note' }));
     assert.equal(api.host.state.state, 'open');
     api.statusBar.update();
     assert.match(api.statusBar.item.text, /^\$\(database\) Memory: \d+$/);

@@ -18,7 +18,6 @@ import { findRepeatNote, reinforceNote } from '../write/noteRepeat';
 import { maskOrWithhold } from '../write/mask';
 import { gate } from '../write/poisonGate';
 import { idleDays, recurrenceOf, salience, type SalienceInput } from './salience';
-import type { ReviewEntry } from '../../protocol/dashboard';
 
 /** The episodic layer (SPEC R-MEM-1) consolidation scores and may archive. */
 export const EPISODIC: readonly ItemKind[] = ['fact', 'summary', 'entity'];
@@ -352,6 +351,9 @@ export interface ReviewOptions {
   limit?: number;
 }
 
+/** One review-queue entry (R-MAINT-2); the dashboard's protocol declares the same shape for the webview. */
+export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
+
 /**
  * Items for the user to keep, edit or forget: notes flagged untrusted, superseded facts (with what replaced
  * them), and episodic items within `margin` of the promotion or demotion threshold (stored salience, or the
@@ -402,7 +404,7 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
   const items = new Map(store.items.getMany(picked.map((p) => p.id)).map((it) => [it.id, it]));
   for (const p of picked) {
     const it = items.get(p.id);
-    if (it && typeof it.meta.reviewKept !== 'number') out.push({ id: p.id, reason: p.reason, title: title(it), detail: p.detail });
+    if (it && visible(it)) out.push({ id: p.id, reason: p.reason, title: title(it), detail: p.detail });
   }
   return out.slice(0, limit);
 }

@@ -96,10 +96,6 @@ function module(): WebAssembly.Module | null {
   return compiled;
 }
 
-export function int8ScanAvailable(): boolean {
-  return module() !== null;
-}
-
 const PAGE = 65536;
 /** Rows scanned per kernel call: bounds the result area (16 KB) independent of the partition size. */
 export const SCAN_BLOCK_ROWS = 4096;

@@ -1,7 +1,7 @@
 // The read path (SPEC R-RECALL-1..7): search, the budgeted recall block and drill-down (expand),
 // all bound to a conversation's scope. Scope and trust filtering happen here, before any text
 // leaves the engine; a caller can never receive an item the conversation may not see.
-import { MemoryError } from '../errors';
+import { MemoryError, errorCode } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
@@ -224,7 +224,7 @@ export class Recaller {
       if (hits.length === 0) reason = query.trim() ? 'nothing_found' : 'empty_query';
     } catch (e) {
       reason = 'search_failed';
-      this.logger.warn('recall.failed', { error: e instanceof MemoryError ? e.code : (e as Error)?.name });
+      this.logger.warn('recall.failed', { error: errorCode(e) });
     }
     const canUseTools = req.canUseTools !== false;
     const budget = budgetFor(s.indexBudgetChars, req.window);

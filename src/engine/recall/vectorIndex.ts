@@ -6,8 +6,9 @@
 // `int8: false` keeps exact float32 rows instead (benchmarks, comparisons).
 // Invariants: rows are normalised vectors of `dims` values; rows stay packed (remove swaps the last
 // row in); the file on disk belongs to exactly one embedder id and is replaced atomically.
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { writeAll, writeFileAtomicWith } from '../atomicWrite';
+import { join } from 'node:path';
 import { MemoryError } from '../errors';
 import { createInt8Scanner, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
 import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
@@ -297,7 +298,6 @@ export class VectorIndex {
    * (padded to 4)]; temp file + fsync + rename, so a crash leaves the old file or the new one.
    */
   save(file: string, ext?: unknown): void {
-    mkdirSync(dirname(file), { recursive: true });
     const labels = this.parts.map((p) => p.label);
     const counts = this.parts.map((p) => p.count);
     const meta = Buffer.from(JSON.stringify(ext === undefined ? { embedderId: this.embedderId, labels, counts } : { embedderId: this.embedderId, labels, counts, ext }), 'utf8');
@@ -310,10 +310,8 @@ export class VectorIndex {
     header.writeInt32LE(this.size, 12);
     header.writeInt32LE(meta.length, 16);
     meta.copy(header, 20);
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, header);
+    writeFileAtomicWith(file, (fd) => {
+      writeAll(fd, header);
       // Rows go out in chunks of ≤ 4 MB so a 1M-row index never needs one giant buffer.
       const chunkRows = Math.max(1, Math.floor((4 << 20) / rowBytes));
       const chunk = Buffer.alloc(chunkRows * rowBytes);
@@ -336,17 +334,13 @@ export class VectorIndex {
             bytes.set(this.qbuf, (o + 3) * 4);
           }
           if (++inChunk === chunkRows) {
-            writeSync(fd, chunk);
+            writeAll(fd, chunk);
             inChunk = 0;
           }
         }
       }
-      if (inChunk > 0) writeSync(fd, chunk, 0, inChunk * rowBytes);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+      if (inChunk > 0) writeAll(fd, chunk, inChunk * rowBytes);
+    });
   }
 
   /**

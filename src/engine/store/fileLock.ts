@@ -151,7 +151,7 @@ export class FileLock {
       const again = this.read();
       if (again && again.token === judged.token && again.mtime === judged.mtime) {
         fs.unlinkSync(this.file);
-        this.opts.logger.warn('store.lockBroken', { pid: judged.pid, ageMs: Date.now() - judged.mtime });
+        this.opts.logger.warn('store.lock_broken', { pid: judged.pid, ageMs: Date.now() - judged.mtime });
       }
     } finally {
       try {

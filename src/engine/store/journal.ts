@@ -8,7 +8,6 @@
 // (read-only, nothing changed) instead of misreading it; uncompressed records from older versions read as
 // before.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 const FILE_MAGIC = Buffer.from('MEMJRNL1', 'latin1');
@@ -132,34 +131,6 @@ export function readTail(file: string, offset: number): Buffer {
     return got === b.length ? b : b.subarray(0, got);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** Writes all of `data` to a fresh file, flushes it and renames it over `file` (atomic replace). */
-export function writeFileAtomic(file: string, data: Uint8Array): void {
-  const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    let off = 0;
-    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-  fsyncDir(path.dirname(file));
-}
-
-/** Makes a rename durable. Directories cannot be opened for fsync on Windows: best effort there. */
-export function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    /* EISDIR/EPERM on Windows: NTFS journals renames itself */
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

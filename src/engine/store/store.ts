@@ -36,9 +36,9 @@ import type { ItemKind } from '../types';
 import { FileLock, ioError } from './fileLock';
 import {
   JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
-  scanRecords, truncateDurable,
-  writeFileAtomic, type RawRecord,
+  scanRecords, truncateDurable, type RawRecord,
 } from './journal';
+import { writeFileAtomic } from '../atomicWrite';
 import {
   AuditRepo, Batch, ConversationsRepo, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
@@ -396,7 +396,7 @@ export class Store extends Disposable {
         } catch (e) {
           this.db.exec('ROLLBACK TO batch');
           this.db.exec('RELEASE batch');
-          this.logger.warn('store.batchRejected', { statements: p.batch.stmts.length });
+          this.logger.warn('store.batch_rejected', { statements: p.batch.stmts.length });
           p.reject(new MemoryError('E_BAD_INPUT', `the write was refused by the database: ${(e as Error).message}`));
         }
       }
@@ -424,7 +424,7 @@ export class Store extends Disposable {
       }
     } catch (e) {
       if (!committed) this.db.exec('ROLLBACK');
-      this.logger.error('store.flushFailed', { records: ok.length });
+      this.logger.error('store.flush_failed', { records: ok.length });
       for (const p of ok) p.reject(e);
       return;
     }
@@ -456,13 +456,13 @@ export class Store extends Disposable {
         void this.withLock(() => {
           this.compactQueued = false;
           return this.catchUp(true) && this.worthCompacting('write') ? this.compactLocked(false) : false;
-        }).catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
+        }).catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       });
     }
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (!this.closed && this.worthCompacting('idle')) {
-        void this.compact().catch((e) => this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' }));
+        void this.compact().catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       }
     }, this.idleCompactMs);
     this.idleTimer.unref?.();
@@ -513,7 +513,7 @@ export class Store extends Disposable {
     try {
       this.catchUp(false);
     } catch (e) {
-      this.logger.warn('store.refreshFailed', { code: (e as NodeJS.ErrnoException).code ?? 'error' });
+      this.logger.warn('store.refresh_failed', { code: (e as NodeJS.ErrnoException).code ?? 'error' });
     }
     return this.lastSeq !== before || this.reloadCount !== reloads;
   }
@@ -529,7 +529,7 @@ export class Store extends Disposable {
     try {
       await this.withLock(() => (this.catchUp(true) && this.worthCompacting('close') ? this.compactLocked(false) : false));
     } catch (e) {
-      this.logger.error('store.compactFailed', { code: (e as MemoryError).code ?? 'error' });
+      this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' });
     }
     this.closed = true;
     this.dispose();
@@ -649,14 +649,14 @@ export class Store extends Disposable {
       fs.renameSync(this.dbPath, aside);
       report.snapshotMovedAside = aside;
       report.needsReindex = true;
-      this.logger.error('store.snapshotCorrupt', { movedAside: path.basename(aside), journalRecords: scan.records.length });
+      this.logger.error('store.snapshot_corrupt', { movedAside: path.basename(aside), journalRecords: scan.records.length });
     }
     if (journalCorrupt) {
       const aside = `${this.journalPath}.corrupt-${stamp(now)}`;
       fs.renameSync(this.journalPath, aside);
       report.journalMovedAside = aside;
       report.needsReindex = true;
-      this.logger.error('store.journalCorrupt', { movedAside: path.basename(aside) });
+      this.logger.error('store.journal_corrupt', { movedAside: path.basename(aside) });
     }
     report.created = !snapBytes && jbuf.length === 0;
     if (!db) db = new this.SQL.Database();
@@ -669,7 +669,7 @@ export class Store extends Disposable {
     if (header && header.baseSeq > this.lastSeq) {
       // The journal starts after a snapshot we do not have (moved aside, deleted, or an older copy restored).
       report.needsReindex = true;
-      this.logger.warn('store.journalAhead', { journalBase: header.baseSeq, snapshotSeq: this.lastSeq });
+      this.logger.warn('store.journal_ahead', { journalBase: header.baseSeq, snapshotSeq: this.lastSeq });
     }
     const applied = this.applyRecords(scan.records, true);
     report.recoveredRecords = applied.applied;
@@ -677,7 +677,7 @@ export class Store extends Disposable {
     if (scan.badBytes > 0) {
       truncateDurable(this.journalPath, scan.validEnd);
       report.tornBytes = scan.badBytes;
-      this.logger.warn('store.tornTail', { bytes: scan.badBytes, keptRecords: scan.records.length });
+      this.logger.warn('store.torn_tail', { bytes: scan.badBytes, keptRecords: scan.records.length });
     }
     for (const leftover of [`${this.dbPath}.tmp`, `${this.journalPath}.tmp`]) {
       try {
@@ -752,7 +752,7 @@ export class Store extends Disposable {
       if (!locked) return false;
       const aside = `${this.journalPath}.corrupt-${stamp(this.clock.now())}`;
       fs.renameSync(this.journalPath, aside);
-      this.logger.error('store.journalCorrupt', { movedAside: path.basename(aside) });
+      this.logger.error('store.journal_corrupt', { movedAside: path.basename(aside) });
       return this.catchUp(true);
     }
     if (header.baseSeq !== this.journalBase || st.ino !== this.journalIno || st.size < this.journalOffset) {
@@ -771,7 +771,7 @@ export class Store extends Disposable {
       // Without the lock this may be an append in flight; only the lock holder may judge it torn.
       if (!locked) return false;
       truncateDurable(this.journalPath, scan.validEnd);
-      this.logger.warn('store.tornTail', { bytes: scan.badBytes });
+      this.logger.warn('store.torn_tail', { bytes: scan.badBytes });
     }
     this.markJournalSeen();
     return true;
@@ -798,7 +798,7 @@ export class Store extends Disposable {
     try {
       for (const r of todo) {
         if (recordSchema(r) > SCHEMA_VERSION) {
-          if (!this.schemaTooNew) this.logger.error('store.recordTooNew', { seq: r.seq, version: recordSchema(r) });
+          if (!this.schemaTooNew) this.logger.error('store.record_too_new', { seq: r.seq, version: recordSchema(r) });
           this.schemaTooNew = true;
           out.tooNew = true;
           out.end = r.end - r.payload.length - RECORD_HEADER_BYTES;
@@ -820,7 +820,7 @@ export class Store extends Disposable {
           this.db.exec('ROLLBACK TO rec');
           this.db.exec('RELEASE rec');
           failed++;
-          this.logger.error('store.recordFailed', { seq: r.seq, error: (e as Error).name });
+          this.logger.error('store.record_failed', { seq: r.seq, error: (e as Error).name });
         }
         this.lastSeq = r.seq;
       }
@@ -846,7 +846,7 @@ export class Store extends Disposable {
         const v = schemaVersionOf(db);
         if (v > SCHEMA_VERSION) {
           db.close();
-          if (!this.schemaTooNew) this.logger.error('store.snapshotTooNew', { version: v });
+          if (!this.schemaTooNew) this.logger.error('store.snapshot_too_new', { version: v });
           this.schemaTooNew = true;
           return false;
         }
@@ -877,11 +877,11 @@ export class Store extends Disposable {
       this.changeEmitter.fire({ ids: [], origin: 'remote', reloaded: true });
       if (scan.badBytes > 0 && locked && res.end === undefined) {
         truncateDurable(this.journalPath, scan.validEnd);
-        this.logger.warn('store.tornTail', { bytes: scan.badBytes });
+        this.logger.warn('store.torn_tail', { bytes: scan.badBytes });
       }
       return !res.gap && !res.tooNew && (scan.badBytes === 0 || locked);
     }
-    this.logger.warn('store.reloadDeferred', { seq: this.lastSeq });
+    this.logger.warn('store.reload_deferred', { seq: this.lastSeq });
     return false;
   }
 

@@ -13,7 +13,6 @@ import { MemoryError } from '../errors';
 import { VAULT_DIRS, dailyLogRelPath, localDay } from './vaultLayout';
 
 export type LogRole = 'user' | 'assistant';
-export const LOG_ROLES: readonly LogRole[] = ['user', 'assistant'];
 
 export interface DailyLogEntry {
   role: LogRole;

@@ -222,24 +222,6 @@ async function readAll(candidates: Candidate[], options: ScanOptions, logger: Lo
   return out;
 }
 
-/** Yields entries in path order, reading up to `concurrency` files at a time. A missing vault yields nothing. */
-export async function* iterateVault(vaultDir: string, options: ScanOptions = {}): AsyncGenerator<ScanEntry> {
-  const logger = options.logger ?? nullLogger;
-  let listing: Listing;
-  try {
-    listing = await listCandidates(vaultDir, logger);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no vault yet: nothing to index
-    throw e;
-  }
-  yield* await readAll(listing.candidates, options, logger);
-}
-
-/** Every note in the vault, in path order. */
-export async function scanVault(vaultDir: string, options: ScanOptions = {}): Promise<ScanEntry[]> {
-  return (await scanVaultTree(vaultDir, options)).entries;
-}
-
 /** Every note in the vault, in path order, and whether the root or some folders could not be seen at all. */
 export async function scanVaultTree(vaultDir: string, options: ScanOptions = {}): Promise<VaultScan> {
   const logger = options.logger ?? nullLogger;

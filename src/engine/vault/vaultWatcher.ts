@@ -240,7 +240,7 @@ export class VaultWatcher extends Disposable {
     try {
       await fn();
     } catch (e) {
-      if (!this.isDisposed) this.logger.warn('vault.watch.syncFailed', { code: errorCode(e) });
+      if (!this.isDisposed) this.logger.warn('vault.watch.sync_failed', { code: errorCode(e) });
     }
   }
 

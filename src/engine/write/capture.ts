@@ -22,7 +22,6 @@
 //  - The capture-call count is reserved before the call (a failed call still counts), so concurrent
 //    captures of one conversation can never exceed `maxPerConversation`.
 import { MemoryError, errorCode, isMemoryError } from '../errors';
-import type { MemoryEngine } from '../engine';
 import type { Clock, Logger } from '../host';
 import type { BackgroundMessage, BackgroundModel } from '../model/backgroundModel';
 import { estimateTokens } from '../model/openaiClient';
@@ -227,14 +226,6 @@ function codePointLength(s: string): number {
 
 // ---------------------------------------------------------------------------------------------
 // Capture
-
-/** Builds the deps from an open engine (what `engine.capture(...)` would pass). */
-export function captureDepsOf(engine: MemoryEngine, model: BackgroundModel | undefined, extra: Partial<CaptureDeps> = {}): CaptureDeps {
-  return {
-    store: engine.store, vault: engine.vault, vaultDir: engine.vaultDir, settings: engine.settings as EngineSettings,
-    clock: engine.clock, logger: engine.logger, model, afterWrite: () => engine.index.embedPending().then(() => undefined), ...extra,
-  };
-}
 
 /** R-WRITE-6. Resolves with the outcome; rejects only for bad arguments or when the ledger cannot be written. */
 export async function captureTurn(input: CaptureInput, deps: CaptureDeps): Promise<LedgerOutcome> {

@@ -4,7 +4,7 @@
 // (a reject verdict quarantines it); derived rows are never more trusted than their sources and
 // carry a project only when all sources do; nothing here calls a model.
 import { createHash } from 'node:crypto';
-import { MemoryError } from '../errors';
+import { MemoryError, errorCode } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { Item, ItemInput } from '../store/repositories';
 import { newRowId } from '../store/repositories';
@@ -256,7 +256,7 @@ export class TurnWriter {
   private flushDetached(conversation: string, why: string): Promise<void> {
     return this.flushOne(conversation).then(
       () => undefined,
-      (e) => this.logger.error('flush.failed', { conversation, why, error: e instanceof MemoryError ? e.code : (e as Error)?.name }),
+      (e) => this.logger.error('flush.failed', { conversation, why, error: errorCode(e) }),
     );
   }
 

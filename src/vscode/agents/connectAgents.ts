@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../engine/host';
 import type { EngineSettings } from '../../engine/settings';
-import { captureDepsOf, captureTurn } from '../../engine/write/capture';
 import {
   AGENT_TARGETS, agentLocations, AgentConfigError, connectAgent, disconnectAgent, isConnected, launcherScripts, MCP_SERVER_NAME,
   type AgentLocations, type AgentTarget, type ConnectionRecord, type LauncherPaths,
@@ -24,7 +23,8 @@ import { HookState, type AgentActivity } from '../../hooks/hookState';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import type { AgentRowView } from '../../protocol/dashboard';
 import type { ProjectContext } from '../config';
-import { codeOf, commandRegistrar, type EngineHost } from '../engineHost';
+import { commandRegistrar, type EngineHost } from '../engineHost';
+import { errorCode } from '../../engine/errors';
 
 export const CONNECT_AGENTS_COMMAND = 'memory.connectAgents';
 export const DISCONNECT_AGENTS_COMMAND = 'memory.disconnectAgents';
@@ -142,14 +142,14 @@ export class AgentHooks implements vscode.Disposable {
         afterRecord: async (turn) => {
           const s = this.deps.settings();
           const bg = await pickBackgroundModel(s.backgroundModel, s.localModels);
-          await captureTurn({ ...turn, entryPath: 'hook', userTrust: 'owner' }, captureDepsOf(engine, bg));
+          await engine.capture({ ...turn, entryPath: 'hook', userTrust: 'owner' }, { model: bg });
         },
       });
       this.state.log({ ...r.log, path: 'extension' });
       this.deps.logger.info('hooks.answered', { event: input.event, agent: input.agent, outcome: String(r.log.outcome ?? '') });
       return r.output;
     } catch (e) {
-      this.state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: codeOf(e), path: 'extension' });
+      this.state.log({ event: input.event, agent: input.agent, outcome: 'failed', code: errorCode(e, 'E_INTERNAL'), path: 'extension' });
       return '';
     }
   }

@@ -4,7 +4,7 @@
 // why and can retry). The key goes to SecretStorage (LocalModelKeys), never to settings or the log.
 // "Memory: Remove Local Model Server…" removes an entry from the user's settings and deletes its key.
 import * as vscode from 'vscode';
-import { isMemoryError } from '../../engine/errors';
+import { errorCode } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { OpenAiClient, isLoopback } from '../../engine/model/openaiClient';
 import type { LocalModelSetting } from '../../engine/settings';
@@ -69,7 +69,7 @@ export function registerAddLocalModelCommand(context: vscode.ExtensionContext, l
       void vscode.window.showInformationMessage(`Added "${name}". Pick it in the chat model picker${isLoopback(baseUrl) ? '' : ' (not on this machine: memory sent to it is masked)'}.`);
       return entry;
     } catch (e) {
-      const code = isMemoryError(e) ? e.code : 'E_MODEL_ERROR';
+      const code = errorCode(e, 'E_MODEL_ERROR');
       logger.warn('local_model.add_failed', { code });
       void vscode.window.showErrorMessage(`Memory: could not use ${client.host}: ${(e as Error).message}`);
       return undefined;

@@ -4,7 +4,7 @@
 // Invariants: answers stream as they arrive; cancelling the chat aborts the HTTP request; every failure is
 // thrown as a LanguageModelError-style error whose message names the server and the fix, never prompt text.
 import * as vscode from 'vscode';
-import { isMemoryError } from '../../engine/errors';
+import { isMemoryError, errorCode } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { OpenAiClient, estimateTokens, isLoopback } from '../../engine/model/openaiClient';
 import type { LocalModelSetting } from '../../engine/settings';
@@ -136,7 +136,7 @@ export class LocalModelProvider implements vscode.LanguageModelChatProvider<Loca
       }
       this.logger.info('bridge.answer', { model: model.id, chars, toolCalls: calls, ms: Date.now() - started });
     } catch (e) {
-      this.logger.warn('bridge.failed', { model: model.id, code: isMemoryError(e) ? e.code : 'E_INTERNAL' });
+      this.logger.warn('bridge.failed', { model: model.id, code: errorCode(e, 'E_INTERNAL') });
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       throw toLanguageModelError(e);
     } finally {

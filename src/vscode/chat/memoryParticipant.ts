@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../engine/engine';
-import { isMemoryError } from '../../engine/errors';
+import { isMemoryError, errorCode } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
-import { captureDepsOf, captureTurn, type LedgerOutcome } from '../../engine/write/capture';
+import type { LedgerOutcome } from '../../engine/write/capture';
 import type { ToolResultInput, TurnResult } from '../../engine/write/turnWriter';
 import { maskOrWithhold } from '../../engine/write/mask';
 import { isLocalBridgeModel, LOCAL_VENDOR } from '../bridge/localModelProvider';
@@ -118,7 +118,7 @@ export async function buildTurnPrompt(engine: MemoryEngine, o: {
       previousUserMessages: requests.slice(-PREVIOUS_MESSAGES).map((r) => r.prompt), window: o.window, canUseTools: o.canUseTools,
     });
   } catch (e) {
-    o.logger.warn('participant.recall_failed', { code: isMemoryError(e) ? e.code : 'E_INTERNAL' });
+    o.logger.warn('participant.recall_failed', { code: errorCode(e, 'E_INTERNAL') });
     recall = { block: '', items: [], hits: [], reason: 'error' };
   }
   let block = recall.block;
@@ -229,7 +229,7 @@ export class MemoryParticipant implements vscode.Disposable {
         const engine = await this.deps.host.get();
         await runSlashCommand(request.command, request.prompt, { engine, stream, project, conversation, logger: this.deps.logger, host: this.deps.host, settings: this.deps.settings() });
       } catch (e) {
-        const code = isMemoryError(e) ? e.code : 'E_INTERNAL';
+        const code = errorCode(e, 'E_INTERNAL');
         this.deps.logger.warn('participant.command_failed', { command: request.command, code });
         stream.markdown(`Memory could not run /${request.command} (${code}): ${isMemoryError(e) ? e.message : 'unexpected error'}.`);
       }
@@ -261,7 +261,7 @@ export class MemoryParticipant implements vscode.Disposable {
         }
       } catch (e) {
         // Fail-soft (R-RECALL-9): no engine, no memory — the question is still answered.
-        this.deps.logger.warn('participant.engine_unavailable', { code: isMemoryError(e) ? e.code : 'E_INTERNAL' });
+        this.deps.logger.warn('participant.engine_unavailable', { code: errorCode(e, 'E_INTERNAL') });
       }
       const messages = prompt?.messages ?? [vscode.LanguageModelChatMessage.User(STABLE_PREAMBLE), vscode.LanguageModelChatMessage.User(request.prompt)];
       this.deps.logger.info('participant.request', {
@@ -286,8 +286,7 @@ export class MemoryParticipant implements vscode.Disposable {
       }
       const recalled = prompt?.recall.items ?? [];
       if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine.vaultDir, id));
-      engine?.healthMonitor.onTurn();
-      const notice = engine?.healthMonitor.notice();
+      const notice = engine?.countTurn();
       if (notice) stream.markdown(`\n\n> ${notice}`);
       if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '', extras);
       const topic = recalled.length ? request.prompt.replace(/\s+/g, ' ').trim().slice(0, TOPIC_CHARS) : undefined;
@@ -365,13 +364,13 @@ export class MemoryParticipant implements vscode.Disposable {
         // Capture reads the reply as saved: without the recall block and its fragments (no echo).
         const reply = ev.saved.saved?.assistant ?? answer;
         const bg = await pickBackgroundModel(settings.backgroundModel, settings.localModels);
-        ev.capture = await captureTurn(
+        ev.capture = await engine.capture(
           { conversation, user: request.prompt, assistant: reply, project: project.project, projectType: project.projectType, entryPath: 'participant', userTrust: 'owner' },
-          captureDepsOf(engine, bg, { signal: this.abort.signal }),
+          { model: bg, signal: this.abort.signal },
         );
         this.deps.logger.info('participant.saved', { conversation, saved: ev.saved.ids.length, capture: ev.capture.outcome });
       } catch (e) {
-        ev.error = isMemoryError(e) ? e.code : 'E_INTERNAL';
+        ev.error = errorCode(e, 'E_INTERNAL');
         this.deps.logger.warn('participant.save_failed', { conversation, code: ev.error });
       }
       this.recorded.fire(ev);

@@ -44,7 +44,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
     case 'forget': {
       const id = arg.replace(/^\[?source:/, '').replace(/\]$/, '');
       if (!id) throw new MemoryError('E_BAD_INPUT', 'give the id to forget after /forget (ids come from /search)');
-      const item = c.engine.store.items.get(id);
+      const item = c.engine.get(id);
       if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
       const label = item.summary ?? item.title ?? item.text ?? id;
       const plan = await c.engine.forgetPreview(id);

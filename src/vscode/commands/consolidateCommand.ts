@@ -8,6 +8,7 @@ import type { EngineSettings } from '../../engine/settings';
 import { localDay } from '../../engine/vault/vaultLayout';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import { reportFailure, type EngineHost } from '../engineHost';
+import { errorCode } from '../../engine/errors';
 
 export const CONSOLIDATE_COMMAND = 'memory.consolidateNow';
 
@@ -82,7 +83,7 @@ export function registerConsolidateCommand(
       const report = await run({});
       logger.info('consolidate.nightly', { promoted: report.promoted, demoted: report.demoted, expired: report.expired, skippedNoModel: report.skippedNoModel });
     } catch (e) {
-      logger.warn('consolidate.nightly_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name });
+      logger.warn('consolidate.nightly_failed', { error: errorCode(e) });
     } finally {
       busy = false;
     }

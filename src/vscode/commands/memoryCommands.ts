@@ -82,7 +82,7 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
     const id = typeof arg === 'string' && arg.trim() ? arg.trim() : await searchPick('Memory: Forget — pick the memory to delete');
     if (!id) return undefined;
     const engine = await host.get();
-    const item = engine.store.items.get(id);
+    const item = engine.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', `no memory has the id ${id}`);
     const plan = await engine.forgetPreview(id);
     const confirmed = (opts as ForgetOptions | undefined)?.confirmed === true || await vscode.window.showWarningMessage(

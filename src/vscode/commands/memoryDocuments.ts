@@ -51,7 +51,7 @@ export class MemoryDocumentProvider implements vscode.TextDocumentContentProvide
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const engine = await this.host.get();
-    if (uri.path === CAPTURE_LOG_PATH) return formatLedger(engine.store.ledger.list(), engine.clock.timeZone());
+    if (uri.path === CAPTURE_LOG_PATH) return formatLedger(engine.query.ledger.list(), engine.clock.timeZone());
     const id = uri.path.replace(/^\//, '');
     try {
       const p = this.project();

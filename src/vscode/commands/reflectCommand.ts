@@ -9,6 +9,7 @@ import type { EngineSettings } from '../../engine/settings';
 import { localDay } from '../../engine/vault/vaultLayout';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import { reportFailure, type EngineHost } from '../engineHost';
+import { errorCode } from '../../engine/errors';
 
 export const REFLECT_COMMAND = 'memory.reflect';
 
@@ -67,7 +68,7 @@ export function registerReflectCommand(
         if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path));
       });
     } catch (e) {
-      logger.warn('reflect.daily_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name });
+      logger.warn('reflect.daily_failed', { error: errorCode(e) });
     } finally {
       busy = false;
     }

@@ -7,9 +7,10 @@ import type { EngineStatus } from '../../engine/engine';
 import { describeSkips, formatBytes } from '../../engine/maintain/health';
 import { describeGate } from '../../engine/write/poisonGate';
 import { describeEmbedder } from '../embedderController';
-import { codeOf, type EngineHost } from '../engineHost';
+import { type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
 import type { ProjectStatus } from '../config';
+import { errorCode } from '../../engine/errors';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
 
@@ -56,10 +57,10 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
   try {
     engine = await host.get();
   } catch (e) {
-    return { ...base, error: codeOf(e) };
+    return { ...base, error: errorCode(e, 'E_INTERNAL') };
   }
   base.vaultPath = engine.vaultDir;
-  base.items = engine.store.items.count();
+  base.items = engine.itemCount();
   try {
     const card = engine.status();
     return {
@@ -76,7 +77,7 @@ export async function collectStatusFigures(host: EngineHost, settings: EngineSet
       recallBudgetChars: card.recallBudgetChars,
     };
   } catch (e) {
-    return { ...base, embedder: engine.index.embedderId, error: codeOf(e) };
+    return { ...base, embedder: engine.embedderId, error: errorCode(e, 'E_INTERNAL') };
   }
 }
 

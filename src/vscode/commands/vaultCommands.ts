@@ -1,19 +1,15 @@
 // Vault commands (R-UI-3 context menu, R-UI-4 palette): Today's note, Open vault folder, Rebuild
 // index, and the Vault tree's Reveal / Copy Memory Id / Pin / Unpin / Forget. Each returns what it did
 // (path, id, report) so integration tests can assert without reading the UI.
-// Pin/Unpin rewrite only the frontmatter's `pinned` key; a note whose frontmatter does not parse is
-// refused rather than rewritten, so nothing the person wrote is lost.
-import { promises as fsp } from 'node:fs';
+// Pin/Unpin call `engine.setPinned` (only the frontmatter's `pinned` key is rewritten; a note whose
+// frontmatter does not parse is refused, so nothing the person wrote is lost).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeForgetPlan } from '../../engine/engine';
 import { MemoryError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { todayNotePath } from '../../engine/vault/dailyLog';
-import { parseNote } from '../../engine/vault/noteParser';
-import { writeNote } from '../../engine/vault/noteWriter';
 import type { VaultSyncReport } from '../../engine/vault/vaultIndex';
-import { resolveInVault } from '../../engine/vault/vaultLayout';
 import { commandRegistrar, type EngineHost } from '../engineHost';
 import type { VaultNode } from '../views/vaultModel';
 
@@ -37,23 +33,6 @@ function isNode(v: unknown): v is VaultNode {
 function noteArg(v: unknown): NoteNode {
   if (isNode(v) && v.type === 'note') return v;
   throw new MemoryError('E_BAD_INPUT', 'run this command from a note in the Vault view');
-}
-
-/** Sets or clears `pinned` in a note's frontmatter and re-indexes it. Returns the new value. */
-export async function setPinned(vaultDir: string, relPath: string, pinned: boolean): Promise<boolean> {
-  const abs = resolveInVault(vaultDir, relPath);
-  const parsed = parseNote(relPath, await fsp.readFile(abs));
-  if (parsed.skipped) throw new MemoryError('E_BAD_INPUT', 'this file is not a readable note');
-  if (parsed.problems.some((p) => p.code === 'malformed_frontmatter')) {
-    throw new MemoryError('E_BAD_INPUT', 'the note\'s frontmatter does not parse; fix it before pinning');
-  }
-  if (parsed.pinned === pinned) return pinned;
-  const frontmatter = { ...parsed.frontmatter };
-  if (pinned) frontmatter.pinned = true;
-  else delete frontmatter.pinned;
-  // mask: false — the person's own note is rewritten as is; only the pinned key changes.
-  await writeNote(vaultDir, relPath, { frontmatter, body: parsed.body }, { overwrite: true, mask: false });
-  return pinned;
 }
 
 export function registerVaultCommands(context: vscode.ExtensionContext, host: EngineHost, logger: Logger): void {
@@ -114,8 +93,7 @@ export function registerVaultCommands(context: vscode.ExtensionContext, host: En
   const pinCommand = (pinned: boolean) => async (arg: unknown) => {
     const node = noteArg(arg);
     const engine = await host.get();
-    await setPinned(engine.vaultDir, node.note.path, pinned);
-    await engine.vault.syncFile(node.note.path);
+    await engine.setPinned(node.note.id, pinned);
     logger.info(pinned ? 'note.pinned' : 'note.unpinned', { id: node.note.id });
     return pinned;
   };

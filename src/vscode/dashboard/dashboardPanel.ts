@@ -8,15 +8,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeForgetPlan, type MemoryEngine } from '../../engine/engine';
 import { errorCode, MemoryError } from '../../engine/errors';
-import type { Logger } from '../../engine/host';
-import { DashboardData } from '../../engine/maintain/dashboardData';
+import { Disposable, type Logger } from '../../engine/host';
+import { DashboardData } from './dashboardData';
 import type { EngineSettings } from '../../engine/settings';
 import { kindOfId } from '../../engine/types';
 import {
   isDashboardToHost, REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
   type AgentRowView, type ReviewAction, type ReviewActionResult,
 } from '../../protocol/dashboard';
-import { setPinned } from '../commands/vaultCommands';
 import type { EngineHost } from '../engineHost';
 import { dashboardHtml, makeNonce } from './dashboardHtml';
 
@@ -33,7 +32,7 @@ export interface DashboardDeps {
   agents?: () => AgentRowView[];
 }
 
-export class DashboardPanel implements vscode.Disposable {
+export class DashboardPanel extends Disposable implements vscode.Disposable {
   static readonly viewType = 'memory.dashboard';
   private static instance: DashboardPanel | undefined;
 
@@ -45,14 +44,12 @@ export class DashboardPanel implements vscode.Disposable {
   /** Test hook: the last response per method, and the tabs the webview has finished drawing. */
   readonly responses = new Map<DashboardMethod, DashboardToWebview>();
   readonly rendered = new Set<string>();
-  private readonly renderEmitter = new vscode.EventEmitter<string>();
+  private readonly renderEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires when the webview reports a tab drawn (screenshots wait on this). */
   readonly onDidRender = this.renderEmitter.event;
-  private readonly postEmitter = new vscode.EventEmitter<DashboardToWebview>();
+  private readonly postEmitter = this._register(new vscode.EventEmitter<DashboardToWebview>());
   /** Fires after each message the host posts (tests wait on this instead of sleeping). */
   readonly onDidPost = this.postEmitter.event;
-  private readonly subs: vscode.Disposable[] = [];
-  private engineSub: { dispose(): void } | undefined;
   private changeTimer: NodeJS.Timeout | undefined;
 
   static get current(): DashboardPanel | undefined { return DashboardPanel.instance; }
@@ -72,6 +69,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private constructor(readonly panel: vscode.WebviewPanel, private readonly deps: DashboardDeps) {
+    super();
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'memory.svg');
     const dist = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview');
     panel.webview.html = dashboardHtml({
@@ -79,20 +77,12 @@ export class DashboardPanel implements vscode.Disposable {
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.js')).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'main.css')).toString(),
     });
-    this.subs.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }),
-      deps.host.onDidOpen((engine) => this.watch(engine)),
-    );
-    if (deps.host.current) this.watch(deps.host.current);
-  }
-
-  private watch(engine: MemoryEngine): void {
-    this.engineSub?.dispose();
-    this.engineSub = engine.onDidChange(() => {
+    this._register(panel.onDidDispose(() => this.dispose()));
+    this._register(panel.webview.onDidReceiveMessage((m: unknown) => { void this.onMessage(m); }));
+    this._register(deps.host.onDidChangeItems(() => {
       if (this.changeTimer || !this.ready) return;
       this.changeTimer = setTimeout(() => { this.changeTimer = undefined; void this.post({ type: 'changed' }); }, CHANGE_DEBOUNCE_MS);
-    });
+    }));
   }
 
   private async onMessage(m: unknown): Promise<void> {
@@ -156,14 +146,13 @@ export class DashboardPanel implements vscode.Disposable {
     const action = p.action as ReviewAction;
     if (!id || !kindOfId(id)) throw new MemoryError('E_BAD_ID', 'unknown memory id');
     if (!REVIEW_ACTIONS.includes(action)) throw new MemoryError('E_BAD_INPUT', 'unknown review action');
-    const item = engine.store.items.get(id);
+    const item = engine.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
     this.deps.logger.info('dashboard.review_action', { action, id });
     switch (action) {
       case 'keep': {
         if (item.kind === 'note' && item.path) {
-          await setPinned(engine.vaultDir, item.path, true);
-          await engine.vault.syncFile(item.path);
+          await engine.setPinned(id, true);
         }
         await engine.reviewKeep(id);
         return { id, action, done: true, message: `Kept ${id}: pinned, its decay reset; it left the queue.` };
@@ -197,7 +186,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   private async post(m: DashboardToWebview): Promise<void> {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     this.lastMessage = m;
     this.posted++;
     if (m.type === 'response') this.responses.set(m.method, m);
@@ -205,17 +194,11 @@ export class DashboardPanel implements vscode.Disposable {
     this.postEmitter.fire(m);
   }
 
-  private disposed = false;
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  override dispose(): void {
+    if (this.isDisposed) return;
     if (DashboardPanel.instance === this) DashboardPanel.instance = undefined;
     if (this.changeTimer) clearTimeout(this.changeTimer);
-    this.engineSub?.dispose();
-    for (const d of this.subs) d.dispose();
-    this.postEmitter.dispose();
-    this.renderEmitter.dispose();
+    super.dispose(); // the subscriptions, then the emitters (reverse order of registration)
     this.panel.dispose();
   }
 }

@@ -7,15 +7,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { MemoryEngine } from '../../engine/engine';
-import type { Logger } from '../../engine/host';
-import type { Item } from '../../engine/store/repositories';
+import { Disposable, type Logger } from '../../engine/host';
 import {
   DESCRIBE_REQUEST, NOTES_CHANGED_NOTIFICATION, NOTES_REQUEST,
   type DescribeParams, type DescribeResponse, type MemoryServerInitOptions, type NotesResponse,
 } from '../../protocol/language';
 import type { EngineHost } from '../engineHost';
 import { describeItem, noteInfosOf } from './languageFacts';
+import { errorCode } from '../../engine/errors';
 
 export interface LanguageClientDeps {
   host: EngineHost;
@@ -28,23 +27,21 @@ export interface LanguageClientDeps {
 /** 200 ms: a vault sync or rebuild changes many notes in one burst; the server reloads once. */
 const NOTIFY_DEBOUNCE_MS = 200;
 
-export class MemoryLanguageClient implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+export class MemoryLanguageClient extends Disposable implements vscode.Disposable {
   private clientDisposables: vscode.Disposable[] = [];
   private client: LanguageClient | undefined;
   private clientVault: string | undefined;
   private readonly channel: vscode.LogOutputChannel;
   private notifyTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
 
   constructor(private readonly deps: LanguageClientDeps) {
-    this.channel = vscode.window.createOutputChannel('Memory Language Server', { log: true });
-    this.disposables.push(this.channel);
-    this.disposables.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    super();
+    this.channel = this._register(vscode.window.createOutputChannel('Memory Language Server', { log: true }));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('memory.vaultPath')) void this.restart();
     }));
-    this.disposables.push(vscode.workspace.onDidOpenTextDocument((d) => { if (this.inVault(d)) void this.ensureStarted(); }));
-    this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void this.restart(); }));
+    this._register(vscode.workspace.onDidOpenTextDocument((d) => { if (this.inVault(d)) void this.ensureStarted(); }));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => { void this.restart(); }));
     if (vscode.workspace.textDocuments.some((d) => this.inVault(d))) void this.ensureStarted();
   }
 
@@ -64,7 +61,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
   /** Starts a client for the current vault unless one runs for it already. */
   async ensureStarted(): Promise<void> {
     const vaultDir = this.vaultDir();
-    if (this.disposed || (this.client && this.clientVault === vaultDir)) return;
+    if (this.isDisposed || (this.client && this.clientVault === vaultDir)) return;
     if (!vscode.workspace.isTrusted && overlapsWorkspace(vaultDir)) {
       this.deps.logger.info('language.restricted', {});
       return;
@@ -86,9 +83,7 @@ export class MemoryLanguageClient implements vscode.Disposable {
     const list = this.clientDisposables;
     list.push(client.onRequest(NOTES_REQUEST, async (): Promise<NotesResponse> => {
       const engine = await this.deps.host.get();
-      const items: Item[] = [];
-      engine.store.items.forEach({ kind: 'note' }, (it) => { items.push(it); });
-      const notes = noteInfosOf(items);
+      const notes = noteInfosOf(engine.notes());
       this.deps.logger.info('language.notes', { count: notes.length });
       return notes;
     }));
@@ -96,22 +91,19 @@ export class MemoryLanguageClient implements vscode.Disposable {
       const id = typeof params?.id === 'string' ? params.id : '';
       if (!id) return null;
       const engine = await this.deps.host.get();
-      const item = engine.store.items.get(id);
-      return item ? describeItem(item, (i) => engine.writer.textOf(i)) : null;
+      const item = engine.get(id);
+      return item ? describeItem(item, (i) => engine.textOf(i)) : null;
     }));
     // Index changes reach the server as one debounced notification; a reopened engine counts as one.
-    const watch = (engine: MemoryEngine) => {
-      list.push(engine.onDidChange((e) => { if (e.ids.some((id) => id.startsWith('vt:'))) this.notifyChanged(); }));
-      void engine.whenVaultSynced().then(() => this.notifyChanged());
-    };
+    list.push(this.deps.host.onDidChangeItems((e) => { if (e.ids.some((id) => id.startsWith('vt:'))) this.notifyChanged(); }));
     const current = this.deps.host.current;
-    if (current) watch(current);
-    list.push(this.deps.host.onDidOpen((engine) => { watch(engine); this.notifyChanged(); }));
+    if (current) void current.whenVaultSynced().then(() => this.notifyChanged());
+    list.push(this.deps.host.onDidOpen((engine) => { void engine.whenVaultSynced().then(() => this.notifyChanged()); this.notifyChanged(); }));
     try {
       await client.start();
       this.deps.logger.info('language.started', {});
     } catch (e) {
-      this.deps.logger.error('language.start_failed', { error: (e as Error)?.name ?? 'error' });
+      this.deps.logger.error('language.start_failed', { error: errorCode(e) });
     }
   }
 
@@ -140,11 +132,10 @@ export class MemoryLanguageClient implements vscode.Disposable {
     if (vscode.workspace.textDocuments.some((d) => this.inVault(d))) await this.ensureStarted();
   }
 
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
-    void this.stopClient();
-    for (const d of this.disposables) d.dispose();
+    void this.stopClient(); // first, as before: its synchronous part detaches the client's subscriptions
+    super.dispose();
   }
 }
 

@@ -11,11 +11,6 @@ import { MemorySearchTool } from './memorySearchTool';
 import { MemoryStatusTool } from './memoryStatusTool';
 import type { ToolDeps } from './toolSupport';
 
-export const MEMORY_TOOL_IDS = [
-  MemorySearchTool.toolId, MemorySearchTool.aliasId, MemoryExpandTool.toolId, MemoryStatusTool.toolId, MemoryForgetTool.toolId,
-  MemorySaveTool.toolId, MemoryLoadDocTool.toolId,
-] as const;
-
 /** The tools offered to the @memory participant's model (drill-down only; forget stays with the user). */
 export const PARTICIPANT_TOOL_IDS = [MemorySearchTool.toolId, MemoryExpandTool.toolId] as const;
 

@@ -3,7 +3,7 @@
 // (role tags neutralised, masked unless the answering model is local; a failed scan withholds the text).
 // Invariant: a tool never throws at the model for bad input, an exhausted budget or a closed store.
 import * as vscode from 'vscode';
-import { isMemoryError } from '../../engine/errors';
+import { isMemoryError, errorCode } from '../../engine/errors';
 import { parseMemoryId } from '../../engine/types';
 import type { Logger } from '../../engine/host';
 import type { ReadContext } from '../../engine/recall/recaller';
@@ -114,7 +114,7 @@ export async function guarded(deps: ToolDeps, tool: string, body: () => Promise<
       deps.logger.info('tool.refused', { tool });
       return textResult(`${tool} refused: ${e.message}.`);
     }
-    const code = isMemoryError(e) ? e.code : 'E_INTERNAL';
+    const code = errorCode(e, 'E_INTERNAL');
     const gateName = isMemoryError(e) && typeof e.details?.gate === 'string' ? e.details.gate : undefined;
     if (gateName) {
       // A write gate said no (memory_save): a readable refusal naming the gate, not a failure.

@@ -12,6 +12,7 @@ import { listLogDays } from '../../engine/vault/dailyLog';
 import { LONGTERM_FILE, isHiddenRelPath, noteId } from '../../engine/vault/vaultLayout';
 import type { EngineHost } from '../engineHost';
 import { buildVaultTree, type NoteRow, type VaultNode } from './vaultModel';
+import { errorCode } from '../../engine/errors';
 
 export type { VaultNode } from './vaultModel';
 
@@ -164,10 +165,10 @@ export class VaultTreeProvider extends RefreshingTree {
   protected async build(engine: MemoryEngine | undefined): Promise<VaultNode[]> {
     if (!engine) return [];
     const notes: NoteRow[] = [];
-    engine.store.items.forEach({ kind: 'note' }, (it) => {
+    for (const it of engine.notes()) {
       const row = noteRowOf(it);
       if (row && !isHiddenRelPath(row.path)) notes.push(row);
-    });
+    }
     const days = await listLogDays(engine.vaultDir);
     return buildVaultTree(notes, days, existsSync(path.join(engine.vaultDir, LONGTERM_FILE)));
   }
@@ -190,8 +191,7 @@ export class BacklinksProvider extends RefreshingTree {
       const rel = vaultRelPath(engine.vaultDir, doc.uri.fsPath);
       if (rel && rel.toLowerCase().endsWith('.md') && !isHiddenRelPath(rel)) {
         this.target = noteId(rel);
-        const from = engine.vault.links.backlinks(this.target);
-        nodes = engine.store.items.getMany(from).map(noteRowOf).filter((r): r is NoteRow => !!r)
+        nodes = engine.backlinks(this.target).map(noteRowOf).filter((r): r is NoteRow => !!r)
           .map((note) => ({ type: 'note' as const, id: `backlink:${note.id}`, relPath: note.path, label: note.summary || note.path, note }));
         nodes.sort((a, b) => a.label.localeCompare(b.label));
         message = nodes.length ? '' : 'No notes link to this note.';
@@ -222,14 +222,14 @@ export function registerVaultViews(context: vscode.ExtensionContext, host: Engin
   const bind = (engine: MemoryEngine) => {
     for (const d of engineSubs) d.dispose();
     const watcher = new VaultFileSync(engine, logger, () => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
-    const change = engine.onDidChange(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); });
-    engineSubs = [watcher, { dispose: () => change.dispose() }];
+    engineSubs = [watcher];
     void vault.refresh();
     void backlinks.refresh();
   };
   if (host.current) bind(host.current);
   context.subscriptions.push(
     host.onDidOpen(bind),
+    host.onDidChangeItems(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); }),
     host.onDidChangeState((s) => { if (s.state !== 'open') { void vault.refresh(); void backlinks.refresh(); } }),
     vscode.window.onDidChangeActiveTextEditor(() => backlinks.scheduleRefresh()),
     { dispose: () => { for (const d of engineSubs) d.dispose(); } },
@@ -238,7 +238,7 @@ export function registerVaultViews(context: vscode.ExtensionContext, host: Engin
 }
 
 /**
- * Feeds file changes under the vault to `engine.vault.syncFile` (batched), then calls `onSynced`.
+ * Feeds file changes under the vault to `engine.syncVaultFile` (batched), then calls `onSynced`.
  * Uses VS Code's file watcher with a base folder outside the workspace (works in the extension host;
  * verified by test/integration/vault.test.ts). Two gaps of that watcher are closed here:
  * - files created right inside a new folder (`mkdir -p a/b && write a/b/n.md`) can come without their
@@ -295,16 +295,16 @@ export class VaultFileSync implements vscode.Disposable {
     if (rel.toLowerCase().endsWith('.md')) return this.queue(uri.fsPath);
     // A folder (or a file we do not index): drop every note indexed under it.
     const prefix = `${rel}/`;
-    this.engine.store.items.forEach({ kind: 'note' }, (it) => {
+    for (const it of this.engine.notes()) {
       if (it.path?.startsWith(prefix)) this.queue(path.join(this.engine.vaultDir, ...it.path.split('/')));
-    });
+    }
   }
 
   /** Runs `fn` after every earlier batch: the index sees one batch at a time, in order. */
   private serial(fn: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(fn).catch((e) => {
       // A refused path (E_BAD_ID) or a closed engine: log by code and keep going.
-      this.logger.warn('vault.watch_sync_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+      this.logger.warn('vault.watch_sync_failed', { error: errorCode(e) });
     });
     return this.chain;
   }
@@ -312,7 +312,7 @@ export class VaultFileSync implements vscode.Disposable {
   private reconcile(): Promise<void> {
     return this.serial(async () => {
       if (this.disposed) return;
-      const r = await this.engine.vault.syncAll();
+      const r = await this.engine.syncVault();
       if (r.added || r.updated || r.removed) this.onSynced();
     });
   }
@@ -326,10 +326,10 @@ export class VaultFileSync implements vscode.Disposable {
       for (const rel of rels) {
         if (this.disposed) return;
         try {
-          await this.engine.vault.syncFile(rel);
+          await this.engine.syncVaultFile(rel);
           synced++;
         } catch (e) {
-          this.logger.warn('vault.sync_file_failed', { error: (e as { code?: string })?.code ?? (e as Error)?.name ?? 'error' });
+          this.logger.warn('vault.sync_file_failed', { error: errorCode(e) });
         }
       }
       this.logger.trace('vault.watch_synced', { files: rels.length, synced });

@@ -5,10 +5,11 @@ import type { BackgroundMessage, BackgroundModel, CompleteOptions } from '../../
 import { OpenAiBackgroundModel } from '../../../src/engine/model/openaiClient';
 import { parseNote } from '../../../src/engine/vault/noteParser';
 import {
-  captureDepsOf, captureTurn, cutCodePoints, normalizeSummary, parseCaptureResponse, type CaptureInput, type CaptureDeps,
+  captureTurn, cutCodePoints, normalizeSummary, parseCaptureResponse, type CaptureInput, type CaptureDeps,
 } from '../../../src/engine/write/capture';
 import { createTestEngine, type TestEngine } from '../engine/builders';
 import { FakeOpenAiServer, sseOf, textChunk, type Reply } from '../model/fakeOpenAiServer';
+import { captureDepsOf, internals } from '../../../src/engine/internals';
 
 const USER = 'I always use tabs instead of spaces in every TypeScript project I work on, please remember that.';
 const ASSISTANT = 'Understood: tabs for indentation in TypeScript. I will format code examples that way from now on.';
@@ -54,7 +55,7 @@ describe('capture (R-WRITE-6)', function () {
   const input = (over: Partial<CaptureInput> = {}): CaptureInput => ({
     conversation: 'conv-1', user: USER, assistant: ASSISTANT, entryPath: 'participant', userTrust: 'owner', ...over,
   });
-  const ledger = (conversation = 'conv-1') => te.engine.store.ledger.list({ conversation });
+  const ledger = (conversation = 'conv-1') => internals(te.engine).store.ledger.list({ conversation });
 
   describe('gates', () => {
     it('writes no ledger row and calls no model when capture is disabled', async () => {
@@ -74,7 +75,7 @@ describe('capture (R-WRITE-6)', function () {
       assert.equal(row.outcome, 'too_short');
       assert.equal(row.entryPath, 'participant');
       assert.equal(row.provider, null);
-      assert.equal(te.engine.store.conversations.get('conv-1')?.captureCalls ?? 0, 0);
+      assert.equal(internals(te.engine).store.conversations.get('conv-1')?.captureCalls ?? 0, 0);
       assert.equal((await captureTurn(input({ user: '🙂'.repeat(40) }), deps())).outcome, 'extracted');
     });
 
@@ -87,7 +88,7 @@ describe('capture (R-WRITE-6)', function () {
       }
       assert.deepEqual(outcomes, ['extracted', 'extracted', 'cap_reached']);
       assert.equal(server.chats.length, 2);
-      assert.equal(te.engine.store.conversations.get('conv-1')?.captureCalls, 2);
+      assert.equal(internals(te.engine).store.conversations.get('conv-1')?.captureCalls, 2);
       assert.deepEqual(ledger().map((r) => r.outcome), ['extracted', 'extracted', 'cap_reached']);
       assert.equal((await captureTurn(input({ conversation: 'conv-2' }), deps())).outcome, 'extracted', 'the cap is per conversation');
     });
@@ -97,7 +98,7 @@ describe('capture (R-WRITE-6)', function () {
       const rs = await Promise.all([0, 1, 2, 3].map(() => captureTurn(input(), deps())));
       assert.deepEqual(rs.map((r) => r.outcome).sort(), ['cap_reached', 'cap_reached', 'extracted', 'extracted']);
       assert.equal(server.chats.length, 2);
-      assert.equal(te.engine.store.conversations.get('conv-1')?.captureCalls, 2);
+      assert.equal(internals(te.engine).store.conversations.get('conv-1')?.captureCalls, 2);
     });
 
     it('records no_eligible_model without an error when there is no model', async () => {
@@ -126,7 +127,7 @@ describe('capture (R-WRITE-6)', function () {
       const assistantSide = /<assistant>\n([\s\S]*)\n<\/assistant>/.exec(userMsg)![1];
       assert.equal(userSide, (USER + long).slice(0, 4000));
       assert.equal(assistantSide, 'y'.repeat(4000));
-      assert.equal(te.engine.store.conversations.get('conv-1')?.captureCalls, 1);
+      assert.equal(internals(te.engine).store.conversations.get('conv-1')?.captureCalls, 1);
       const [row] = ledger();
       assert.equal(row.provider, 'Ollama');
       assert.equal(row.model, 'qwen-test');
@@ -149,7 +150,7 @@ describe('capture (R-WRITE-6)', function () {
       const r = await captureTurn(input(), deps({ budget: { timeMs: 150 } }));
       assert.equal(r.outcome, 'budget_stop');
       assert.equal(r.detail.reason, 'time');
-      assert.equal(te.engine.store.conversations.get('conv-1')?.captureCalls, 1, 'a call that was made counts');
+      assert.equal(internals(te.engine).store.conversations.get('conv-1')?.captureCalls, 1, 'a call that was made counts');
     });
 
     it('records budget_stop without a call when the prompt cannot fit the context window', async () => {
@@ -203,7 +204,7 @@ describe('capture (R-WRITE-6)', function () {
       assert.deepEqual(note.tags, ['formatting', 'typescript']);
       assert.deepEqual(note.origin, { by: 'capture', provider: 'Ollama', model: 'qwen-test', conversation: 'conv-1' });
       assert.equal(note.trust, 'derived');
-      const item = te.engine.store.items.get(r.created[0]);
+      const item = internals(te.engine).store.items.get(r.created[0]);
       assert.equal(item?.entryPath, 'capture');
       const [row] = ledger();
       assert.equal(row.outcome, 'extracted');
@@ -267,7 +268,7 @@ describe('capture (R-WRITE-6)', function () {
       reply = notesReply([{ kind: 'domain', summary: 'Call the deploy tool after each merge to main.' }]);
       const r = await captureTurn(input(), deps());
       assert.equal(r.outcome, 'extracted');
-      const item = te.engine.store.items.get(r.created[0]);
+      const item = internals(te.engine).store.items.get(r.created[0]);
       assert.ok(item?.tags.includes('untrusted'));
       assert.equal(item?.untrusted, true);
     });
@@ -295,14 +296,14 @@ describe('capture (R-WRITE-6)', function () {
       const text = readFileSync(path.join(te.vaultDir, first.created[0].slice(3)), 'utf8');
       assert.match(text, /## History\n\n- 2026-11-05: seen again \(capture, conversation conv-2\)\n/);
       assert.deepEqual(ledger('conv-2')[0].itemIds, first.created);
-      assert.equal(te.engine.store.items.get(first.created[0])?.meta.reinforced, 1);
+      assert.equal(internals(te.engine).store.items.get(first.created[0])?.meta.reinforced, 1);
     });
 
     it('reinforces a hand-written note whose summary is nearly the same', async () => {
       mkdirSync(path.join(te.vaultDir, 'semantic'), { recursive: true });
       const file = path.join(te.vaultDir, 'semantic', 'editor.md');
       writeFileSync(file, '---\nkind: user\nsummary: The user prefers the Vim keybindings in VS Code.\n---\nSet up in settings.json.\n');
-      await te.engine.vault.syncFile('semantic/editor.md');
+      await internals(te.engine).vault.syncFile('semantic/editor.md');
       reply = notesReply([{ kind: 'user', summary: 'The user prefers Vim keybindings in VS Code.' }]);
       const r = await captureTurn(input(), deps());
       assert.deepEqual(r.reinforced, ['vt:semantic/editor.md']);
@@ -334,7 +335,7 @@ describe('capture (R-WRITE-6)', function () {
       assert.equal(r.detail.dropped, 1);
       const note = parseNote(r.created[0].slice(3), readFileSync(path.join(te.vaultDir, r.created[0].slice(3))));
       assert.equal(note.trust, 'peer');
-      assert.equal(te.engine.store.items.get(r.created[0])?.trust, 'peer');
+      assert.equal(internals(te.engine).store.items.get(r.created[0])?.trust, 'peer');
     });
 
     it('records rejected_shape when peer text yields only user or feedback notes', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describeHealth } from '../../../src/engine/maintain/health';
 import { createTestEngine, turn, type TestEngine } from './builders';
+import { internals } from '../../../src/engine/internals';
 
 describe('engine footprint and health (R-MAINT-3)', () => {
   let t: TestEngine;
@@ -16,7 +17,7 @@ describe('engine footprint and health (R-MAINT-3)', () => {
     assert.equal(h.bytes, f.memoryBytes);
     assert.equal(f.memoryBytes, f.databaseBytes + f.keywordIndexBytes + f.vectorIndexBytes + f.cacheBytes);
     // The real sql.js heap (a WebAssembly memory: whole 64 KiB pages) plus the database file sql.js keeps in memory.
-    const heap = t.engine.store.heapBytes, file = t.engine.store.dbBytes;
+    const heap = internals(t.engine).store.heapBytes, file = internals(t.engine).store.dbBytes;
     assert.ok(heap >= 65536 && heap % 65536 === 0, `heap ${heap}`);
     assert.ok(file > 0 && file % 4096 === 0, `file ${file}`);
     assert.equal(f.databaseBytes, heap + file);
@@ -50,12 +51,12 @@ describe('engine footprint and health (R-MAINT-3)', () => {
   it('its health monitor samples the footprint every N turns and words a notice once', async () => {
     await t.engine.recordTurn(turn());
     t.engine.updateSettings({ healthEveryNTurns: 2, healthWarnBytes: 1, healthCritBytes: Number.MAX_SAFE_INTEGER });
-    assert.equal(t.engine.healthMonitor.onTurn(), undefined);
-    const r = t.engine.healthMonitor.onTurn();
+    assert.equal(internals(t.engine).healthMonitor.onTurn(), undefined);
+    const r = internals(t.engine).healthMonitor.onTurn();
     assert.equal(r?.level, 'warn');
     assert.equal(r?.bytes, t.engine.footprint().memoryBytes);
-    assert.match(t.engine.healthMonitor.notice() ?? '', /^Memory health warning: memory holds \d+ MB in RAM \(its database, indexes and caches/);
-    assert.equal(t.engine.healthMonitor.notice(), null);
+    assert.match(internals(t.engine).healthMonitor.notice() ?? '', /^Memory health warning: memory holds \d+ MB in RAM \(its database, indexes and caches/);
+    assert.equal(internals(t.engine).healthMonitor.notice(), null);
   });
 
   it('counts the saved index and vectors on disk after close', async () => {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { describeForgetPlan } from '../../../src/engine/engine';
 import { forgetInLogs, parseDailyLog, removeLogMessages } from '../../../src/engine/vault/dailyLog';
 import { createTestEngine, T0, turn, type TestEngine } from './builders';
+import { internals } from '../../../src/engine/internals';
 
 const SECRET = 'Our office printer is a Brother HL-L2350 sitting behind the reception desk of floor three.';
 const DAY = '2026-11-02';
@@ -26,7 +27,7 @@ describe('forget that forgets (R-MAINT-4)', () => {
 
   it('previews every place it will remove from, in ids, paths and days only', async () => {
     const { victim } = await seed();
-    const fact = t.engine.store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
+    const fact = internals(t.engine).store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
     const plan = await t.engine.forgetPreview(victim);
     assert.ok(plan.derived.includes(fact.id), 'the fact derived only from it');
     assert.equal(plan.rawRecord, true);
@@ -38,30 +39,30 @@ describe('forget that forgets (R-MAINT-4)', () => {
     assert.ok(lines.some((l) => l.includes('raw record')));
     assert.ok(lines.some((l) => l.includes(fact.id)));
     assert.ok(!lines.join('\n').includes('Brother'), 'no memory text in the list');
-    assert.ok(t.engine.store.items.get(victim), 'a preview changes nothing');
+    assert.ok(internals(t.engine).store.items.get(victim), 'a preview changes nothing');
   });
 
   it('removes the text from the store, the indexes, the vectors, derived rows, the raw chunk, the log and the files on disk', async () => {
     const { victim, keep } = await seed();
-    const fact = t.engine.store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
-    await t.engine.index.embedPending();
-    assert.ok(t.engine.index.hasVector(victim), 'the message had a vector');
+    const fact = internals(t.engine).store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
+    await internals(t.engine).index.embedPending();
+    assert.ok(internals(t.engine).index.hasVector(victim), 'the message had a vector');
     const logBefore = readFileSync(logFile(), 'utf8');
     const plan = await t.engine.forgetPreview(victim);
     const res = await t.engine.forget(victim);
     assert.deepEqual(res.removed, [victim, ...plan.derived]);
-    for (const id of plan.derived) assert.equal(t.engine.store.items.get(id), undefined, `${id} is gone`);
+    for (const id of plan.derived) assert.equal(internals(t.engine).store.items.get(id), undefined, `${id} is gone`);
     // store and derived rows
-    assert.equal(t.engine.store.items.get(victim), undefined);
-    assert.equal(t.engine.store.items.get(fact.id), undefined);
+    assert.equal(internals(t.engine).store.items.get(victim), undefined);
+    assert.equal(internals(t.engine).store.items.get(fact.id), undefined);
     // keyword and vector indexes
-    assert.equal(t.engine.index.has(victim), false);
-    assert.equal(t.engine.index.hasVector(victim), false);
-    assert.equal(t.engine.index.has(fact.id), false);
+    assert.equal(internals(t.engine).index.has(victim), false);
+    assert.equal(internals(t.engine).index.hasVector(victim), false);
+    assert.equal(internals(t.engine).index.has(fact.id), false);
     assert.equal((await t.engine.search('Brother HL-L2350 printer reception', {})).filter((h) => h.id === victim || h.id === fact.id).length, 0);
     // raw chunk
     const chunks: string[] = [];
-    t.engine.store.rawBlobs.forEachChunk((c) => { chunks.push(...c.texts); });
+    internals(t.engine).store.rawBlobs.forEachChunk((c) => { chunks.push(...c.texts); });
     assert.ok(!chunks.some((x) => x.includes('Brother')), 'the raw record no longer holds it');
     // the daily log: exactly that block is gone, every other byte is the same
     const logAfter = readFileSync(logFile(), 'utf8');
@@ -69,7 +70,7 @@ describe('forget that forgets (R-MAINT-4)', () => {
     assert.equal(logAfter, removeLogMessages(logBefore, { conversation: 'c1', role: 'user', text: `Inventory for the office move:\nprinter: Brother HL-L2350\n${SECRET}` }).content);
     assert.equal(parseDailyLog(logAfter).length, parseDailyLog(logBefore).length - 1);
     // the other messages are untouched
-    for (const id of keep) assert.ok(t.engine.store.items.get(id), `${id} is kept`);
+    for (const id of keep) assert.ok(internals(t.engine).store.items.get(id), `${id} is kept`);
     // no copy in the snapshot, the journal or the saved index on disk
     for (const f of ['memory.db', 'memory.journal', path.join('index', 'recall.idx')]) {
       const bytes = readFileSync(path.join(t.storeDir, f));
@@ -85,11 +86,11 @@ describe('forget that forgets (R-MAINT-4)', () => {
 
   it('writes one audit row with ids and counts only', async () => {
     const { victim } = await seed();
-    const fact = t.engine.store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
+    const fact = internals(t.engine).store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
     const plan = await t.engine.forgetPreview(victim);
     assert.ok(plan.derived.includes(fact.id));
     await t.engine.forget(victim, 'cli');
-    const rows = t.engine.store.audit.list({ action: 'forget' });
+    const rows = internals(t.engine).store.audit.list({ action: 'forget' });
     assert.equal(rows.length, 1);
     const row = rows[0]!;
     assert.equal(row.itemId, victim);

@@ -8,6 +8,7 @@ import { nullLogger } from '../../../src/engine/host';
 import { RecallIndex, type IndexedItem } from '../../../src/engine/recall/recallIndex';
 import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
 import { createTestEngine, turn, type TestEngine } from './builders';
+import { internals } from '../../../src/engine/internals';
 
 const idxFile = (t: TestEngine) => path.join(t.storeDir, 'index', 'recall.idx');
 
@@ -28,11 +29,11 @@ describe('recall index persistence (engine)', function () {
     await seed(t);
     const before = (await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id);
     assert.ok(before.length > 0);
-    const vectorsBefore = t.engine.index.vectorCount;
+    const vectorsBefore = internals(t.engine).index.vectorCount;
     await t.reopen();
     assert.equal(t.engine.indexOpen.mode, 'loaded');
     assert.equal(t.engine.indexOpen.adoptedVectors, vectorsBefore);
-    assert.equal(t.engine.index.pendingVectorCount, 0, 'nothing re-embedded');
+    assert.equal(internals(t.engine).index.pendingVectorCount, 0, 'nothing re-embedded');
     const after = (await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id);
     assert.deepEqual(after, before);
     assert.match(t.engine.status().embedder.vectors, /^(\d+) of \1$/);
@@ -44,7 +45,7 @@ describe('recall index persistence (engine)', function () {
     await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The zeppelin dashboard moved to Grafana Cloud last Tuesday for the whole team.' }));
     await t.engine.flush();
     // A crash: the store is not compacted and the index is not saved again.
-    t.engine.store.dispose();
+    internals(t.engine).store.dispose();
     t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(t.engine.indexOpen.mode, 'loaded');
     assert.ok(t.engine.indexOpen.caughtUp > 0);
@@ -86,10 +87,10 @@ describe('recall index persistence (engine)', function () {
     const victim = (await t.engine.search('kestrel-0 retries', { project: 'alpha' }))[0]!;
     t.engine.persistIndex('idle');
     await t.engine.forget(victim.id);
-    t.engine.store.dispose();
+    internals(t.engine).store.dispose();
     t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(t.engine.indexOpen.mode, 'loaded');
-    assert.equal(t.engine.index.has(victim.id), false);
+    assert.equal(internals(t.engine).index.has(victim.id), false);
   });
 });
 
@@ -146,11 +147,11 @@ describe('embedder lifecycle (engine)', function () {
 
   it('switches to e5 when its weights are present, re-embeds everything in the background, and reports it', async () => {
     await seed(t);
-    const hashVectors = t.engine.index.vectorCount;
+    const hashVectors = internals(t.engine).index.vectorCount;
     const r = await t.engine.loadEmbedder({ modelsDir: models, modelId: TINY_E5_MODEL_ID });
     assert.equal(r.reason, 'model-loaded');
     const st = t.engine.status();
-    assert.equal(st.embedder.id, t.engine.index.embedderId);
+    assert.equal(st.embedder.id, internals(t.engine).index.embedderId);
     assert.notEqual(st.embedder.id, 'hash-v1-384');
     assert.equal(st.embedder.model, TINY_E5_MODEL_ID);
     assert.equal(st.embedder.reason, 'model-loaded');

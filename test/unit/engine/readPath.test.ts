@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LONGTERM_TEMPLATE, readLongterm } from '../../../src/engine/vault/longterm';
 import { createTestEngine, turn, type TestEngine } from './builders';
+import { internals } from '../../../src/engine/internals';
 
 describe('read path (engine)', () => {
   let t: TestEngine;
@@ -19,7 +20,7 @@ describe('read path (engine)', () => {
     await seedProjects();
     const hits = await t.engine.search('Kafka topic service', { project: 'alpha' });
     assert.ok(hits.length > 0);
-    const bIds = t.engine.store.items.list({ project: 'beta' }).map((i) => i.id);
+    const bIds = internals(t.engine).store.items.list({ project: 'beta' }).map((i) => i.id);
     assert.ok(bIds.length > 0);
     assert.ok(hits.every((h) => !bIds.includes(h.id)), 'no hit of project beta');
     await assert.rejects(t.engine.expand(bIds[0]!, { conversation: 'a1' }), { code: 'E_NOT_FOUND' });
@@ -86,7 +87,7 @@ describe('read path (engine)', () => {
     assert.equal(r.reason, 'nothing_found');
     // Once the file says something, it is the block's only section, without the template's title.
     writeFileSync(path.join(t.vaultDir, 'longterm.md'), `${LONGTERM_TEMPLATE}\n## About me\nI am Ana, I prefer tabs.\n\n## Projects\n`);
-    t.engine.recaller.invalidateLongterm();
+    internals(t.engine).recaller.invalidateLongterm();
     const r2 = await t.engine.recall({ message: 'How should I configure the staging deployment?', conversation: 'fresh' });
     assert.match(r2.block, /## Long-term\n## About me\nI am Ana, I prefer tabs\.\n/);
     assert.doesNotMatch(r2.block, /# Long-term memory|## Projects|<!--/);
@@ -95,7 +96,7 @@ describe('read path (engine)', () => {
   it('remembers a pinned owner note that stays in the durable index and survives a rebuild', async () => {
     const { id } = await t.engine.remember({ text: 'I deploy only on weekdays before 3 pm' });
     assert.match(id, /^vt:semantic\/.+\.md$/);
-    const item = t.engine.store.items.get(id)!;
+    const item = internals(t.engine).store.items.get(id)!;
     assert.equal(item.trust, 'owner');
     assert.equal(item.pinned, true);
     await t.engine.rebuild();
@@ -106,11 +107,11 @@ describe('read path (engine)', () => {
   it('forgets an item and the rows derived only from it', async () => {
     const r = await t.engine.recordTurn(turn({ conversation: 'f1', user: 'Inventory for the office move:\nprinter: Brother HL-L2350' }));
     await t.engine.flush();
-    const fact = t.engine.store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
+    const fact = internals(t.engine).store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;
     const res = await t.engine.forget(r.ids[0]!);
     assert.ok(res.removed.includes(fact.id));
-    assert.equal(t.engine.store.items.get(r.ids[0]!), undefined);
-    assert.equal(t.engine.store.items.get(fact.id), undefined);
+    assert.equal(internals(t.engine).store.items.get(r.ids[0]!), undefined);
+    assert.equal(internals(t.engine).store.items.get(fact.id), undefined);
     assert.equal((await t.engine.search('printer Brother', {})).length, 0);
   });
 });

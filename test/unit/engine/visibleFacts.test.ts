@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeSkips } from '../../../src/engine/maintain/health';
 import { createTestEngine, turn, type TestEngine } from './builders';
+import { internals } from '../../../src/engine/internals';
 
 describe('visible facts (issue #13 point 9)', () => {
   let t: TestEngine;
@@ -15,7 +16,7 @@ describe('visible facts (issue #13 point 9)', () => {
     await t.engine.close();
     fs.writeFileSync(path.join(t.storeDir, 'memory.db'), Buffer.from('this is not a SQLite file at all '.repeat(200)));
     const e = await t.reopen();
-    assert.ok(e.store.openReport.snapshotMovedAside);
+    assert.ok(internals(e).store.openReport.snapshotMovedAside);
     const notice = await e.takeRecoveryNotice();
     assert.match(notice ?? '', /^Memory repaired its store at start: its database snapshot was unreadable and was moved aside to .*memory\.db\.corrupt-.*; it was rebuilt from the journal and the vault\./);
     assert.match(notice!, /Rebuild Index/);

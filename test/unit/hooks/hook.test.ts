@@ -14,6 +14,7 @@ import { parseHookInput } from '../../../src/hooks/hookInput';
 import { hookSocketPath, HookSocketServer } from '../../../src/hooks/hookSocket';
 import { HookState } from '../../../src/hooks/hookState';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
+import { internals } from '../../../src/engine/internals';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const HOOK_JS = path.join(ROOT, 'dist', 'hook.js');
@@ -42,7 +43,7 @@ describe('vscode-memory hook (agent hooks contract, child process)', function ()
   async function rawItems(conversation?: string): Promise<Item[]> {
     const engine = await MemoryEngine.open({ storeDir: store, vaultDir: vault, syncVault: false });
     try {
-      return engine.store.items.list({ kind: 'raw' }).filter((i) => !conversation || i.conversation === conversation).map((i) => ({ ...i, text: engine.writer.textOf(i) }));
+      return internals(engine).store.items.list({ kind: 'raw' }).filter((i) => !conversation || i.conversation === conversation).map((i) => ({ ...i, text: internals(engine).writer.textOf(i) }));
     } finally {
       await engine.close();
     }

@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONSOLIDATION_THRESHOLDS, consolidate } from '../../../src/engine/maintain/consolidate';
-import { DashboardData } from '../../../src/engine/maintain/dashboardData';
+import { DashboardData } from '../../../src/vscode/dashboard/dashboardData';
 import { salience, type SalienceInput } from '../../../src/engine/maintain/salience';
 import type { BackgroundMessage, BackgroundModel, CompleteOptions } from '../../../src/engine/model/backgroundModel';
 import type { ItemInput } from '../../../src/engine/store/repositories';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -36,7 +37,7 @@ function fact(id: string, text: string, over: Partial<ItemInput> & { sources?: n
 }
 
 async function seed(t: TestEngine, rows: { item: ItemInput; sources?: string[] }[]): Promise<void> {
-  await t.engine.store.transaction((tx) => {
+  await internals(t.engine).store.transaction((tx) => {
     for (const r of rows) {
       tx.items.put(r.item);
       if (r.sources?.length) tx.itemSources.add(r.item.id, r.sources);
@@ -90,10 +91,10 @@ describe('Consolidation', () => {
   it('counts recall and search hits as accesses, written off the read path', async () => {
     await seed(t, [fact('fa:a1', 'build server: the zeppelinforge machine in the basement')]);
     await t.engine.search('zeppelinforge', {});
-    assert.equal(t.engine.store.items.get('fa:a1')!.accessCount, 0, 'nothing written during the read');
+    assert.equal(internals(t.engine).store.items.get('fa:a1')!.accessCount, 0, 'nothing written during the read');
     await t.engine.recall({ message: 'which machine is zeppelinforge?' });
     await t.engine.flushAccess();
-    const it = t.engine.store.items.get('fa:a1')!;
+    const it = internals(t.engine).store.items.get('fa:a1')!;
     assert.equal(it.accessCount, 2);
     assert.equal(it.lastAccessed, T0);
   });
@@ -106,18 +107,18 @@ describe('Consolidation', () => {
       fact('fa:used', 'badge reader: quasarprinter floor needs a badge', { created: T0 - 90 * DAY, accessCount: 1, lastAccessed: T0 - DAY }),
     ]);
     // The recaller directly: an engine search would count as an access and make the fact fresh again.
-    assert.ok(t.engine.index.size > 0);
-    assert.ok((await t.engine.recaller.search('quasarprinter floor', {}, 10)).some((h) => h.id === 'fa:old'));
+    assert.ok(internals(t.engine).index.size > 0);
+    assert.ok((await internals(t.engine).recaller.search('quasarprinter floor', {}, 10)).some((h) => h.id === 'fa:old'));
     t.clock.ms = T0 + HOUR;
     const r = await t.engine.consolidate();
     assert.equal(r.demoted, 1);
     assert.deepEqual(r.demotedIds, ['fa:old']);
-    const old = t.engine.store.items.get('fa:old')!;
+    const old = internals(t.engine).store.items.get('fa:old')!;
     assert.equal(old.archivedAt, T0 + HOUR);
     assert.equal(old.originalId, 'fa:old');
     assert.equal(old.created, T0 - 90 * DAY, 'the original date stays');
     assert.ok(old.salience! < CONSOLIDATION_THRESHOLDS.demote);
-    for (const id of ['fa:pin', 'fa:new', 'fa:used']) assert.equal(t.engine.store.items.get(id)!.archivedAt, null, `${id} stays`);
+    for (const id of ['fa:pin', 'fa:new', 'fa:used']) assert.equal(internals(t.engine).store.items.get(id)!.archivedAt, null, `${id} stays`);
     assert.ok(!(await t.engine.search('quasarprinter floor', {}, 10)).some((h) => h.id === 'fa:old'), 'no longer recalled');
     await assert.rejects(t.engine.expand('fa:old'), { code: 'E_NOT_FOUND' });
     const archive = new DashboardData(t.engine, () => ({ includeSecrets: false })).archive();
@@ -133,9 +134,9 @@ describe('Consolidation', () => {
     assert.equal(r.expired, 1);
     assert.equal(r.expiredAction, 'archived');
     assert.deepEqual(r.expiredIds, ['wk:1']);
-    assert.equal(t.engine.store.items.get('wk:1')!.archivedAt, T0);
-    assert.equal(t.engine.store.items.get('wk:1')!.originalId, 'wk:1');
-    assert.equal(t.engine.store.items.get('wk:2')!.archivedAt, null);
+    assert.equal(internals(t.engine).store.items.get('wk:1')!.archivedAt, T0);
+    assert.equal(internals(t.engine).store.items.get('wk:1')!.originalId, 'wk:1');
+    assert.equal(internals(t.engine).store.items.get('wk:2')!.archivedAt, null);
   });
 
   it('promotes nothing without a model and leaves the items untouched for a later run', async () => {
@@ -144,7 +145,7 @@ describe('Consolidation', () => {
     assert.equal(r.promoted, 0);
     assert.equal(r.candidates, 1);
     assert.equal(r.skippedNoModel, 1);
-    const it = t.engine.store.items.get('fa:p1')!;
+    const it = internals(t.engine).store.items.get('fa:p1')!;
     assert.equal(it.archivedAt, null);
     assert.equal(it.meta.promotedTo, undefined);
     assert.deepEqual(vaultFiles(t), []);
@@ -165,16 +166,16 @@ describe('Consolidation', () => {
     assert.equal(r.skippedNoModel, 0);
     assert.deepEqual(vaultFiles(t), ['projects/payments/the-payments-service-runs-on-postgres-16.md', 'semantic/deployments-go-to-the-blue-cluster-in-frankfurt.md']);
     const to = r.promotions.find((p) => p.from === 'fa:p1')!.to;
-    const note = t.engine.store.items.get(to)!;
+    const note = internals(t.engine).store.items.get(to)!;
     assert.equal(note.trust, 'derived');
     assert.equal(note.entryPath, 'consolidation');
     assert.equal(note.provider, 'test-vendor');
     assert.ok(note.tags.includes('auto-consolidated'));
     const file = readFileSync(path.join(t.vaultDir, 'semantic', 'deployments-go-to-the-blue-cluster-in-frankfurt.md'), 'utf8');
     assert.match(file, /by: consolidation/);
-    const projectNote = t.engine.store.items.get(r.promotions.find((p) => p.from === 'fa:p2')!.to)!;
+    const projectNote = internals(t.engine).store.items.get(r.promotions.find((p) => p.from === 'fa:p2')!.to)!;
     assert.equal(projectNote.project, 'payments');
-    const fa = t.engine.store.items.get('fa:p1')!;
+    const fa = internals(t.engine).store.items.get('fa:p1')!;
     assert.equal(fa.meta.promotedTo, to);
     assert.equal(fa.originalId, 'fa:p1');
     assert.ok(fa.archivedAt !== null, 'the fact moved to the vault');
@@ -202,7 +203,7 @@ describe('Consolidation', () => {
     assert.equal(r.promoted, 0);
     assert.equal(r.skippedGate, 1);
     assert.deepEqual(vaultFiles(t), []);
-    assert.equal(t.engine.store.items.get('fa:p1')!.archivedAt, null);
+    assert.equal(internals(t.engine).store.items.get('fa:p1')!.archivedAt, null);
     assert.ok(t.logger.lines.some((l) => l.event === 'gate.reject' && l.fields?.kind === 'consolidation'));
     assert.ok(!JSON.stringify(t.logger.lines).includes('Ignore all previous'), 'the log never carries the text');
     const again = await t.engine.consolidate({ model });
@@ -238,13 +239,13 @@ describe('Consolidation', () => {
     const model = new ScriptedModel(noteAnswer('Deployments go to the blue cluster in Frankfurt'));
     const first = await t.engine.consolidate({ model });
     assert.deepEqual([first.promoted, first.demoted, first.expired], [1, 1, 1]);
-    const snapshot = JSON.stringify(t.engine.store.items.list({ order: 'id' }));
+    const snapshot = JSON.stringify(internals(t.engine).store.items.list({ order: 'id' }));
     const files = vaultFiles(t);
     const second = await t.engine.consolidate({ model });
     assert.deepEqual(
       [second.promoted, second.reinforced, second.demoted, second.expired, second.rescored, second.candidates, second.skippedNoModel],
       [0, 0, 0, 0, 0, 0, 0]);
-    assert.equal(JSON.stringify(t.engine.store.items.list({ order: 'id' })), snapshot);
+    assert.equal(JSON.stringify(internals(t.engine).store.items.list({ order: 'id' })), snapshot);
     assert.deepEqual(vaultFiles(t), files);
     assert.equal(model.calls.length, 1);
   });
@@ -268,8 +269,8 @@ describe('Consolidation', () => {
       fact('fa:low', 'desk: by the window', { created: T0 - 70 * DAY }),
       fact('fa:mid', 'chair: the blue one'),
     ]);
-    const notes = t.engine.store.items.list({ kind: 'note' });
-    await t.engine.store.transaction((tx) => tx.items.patch(notes[0]!.id, { untrusted: true }));
+    const notes = internals(t.engine).store.items.list({ kind: 'note' });
+    await internals(t.engine).store.transaction((tx) => tx.items.patch(notes[0]!.id, { untrusted: true }));
     const q = t.engine.reviewQueue();
     const got = q.map((e) => [e.reason, e.id]).sort();
     assert.deepEqual(got, [['invalidated-conflict', 'fa:s1'], ['near-threshold', 'fa:low'], ['near-threshold', 'fa:near'], ['untrusted-note', notes[0]!.id]].sort());
@@ -279,7 +280,7 @@ describe('Consolidation', () => {
   });
 
   it('runs as a plain function over the engine\'s parts too (CLI / nightly share it)', async () => {
-    const r = await consolidate({ store: t.engine.store, vault: t.engine.vault, vaultDir: t.engine.vaultDir, clock: t.clock, logger: t.logger });
+    const r = await consolidate({ store: internals(t.engine).store, vault: internals(t.engine).vault, vaultDir: t.engine.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(r.promoted + r.demoted + r.expired, 0);
     assert.equal(t.engine.lastConsolidation(), T0);
   });

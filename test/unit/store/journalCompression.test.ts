@@ -95,7 +95,7 @@ describe('journal compression', () => {
     try {
       assert.equal(again.items.has('fa:kept'), true);
       assert.equal(again.openReport.failedRecords, 1);
-      assert.ok(logger.lines.some((r) => r.event === 'store.recordFailed'));
+      assert.ok(logger.lines.some((r) => r.event === 'store.record_failed'));
     } finally {
       await again.close();
     }

@@ -74,7 +74,7 @@ describe('store recovery', () => {
     assert.ok(s.openReport.tornBytes > 0);
     assert.equal(s.items.has('fa:j0'), true);
     assert.equal(s.items.has('fa:j1'), false);
-    assert.ok(logger.lines.some((l) => l.event === 'store.tornTail'));
+    assert.ok(logger.lines.some((l) => l.event === 'store.torn_tail'));
   });
 
   it('moves an unreadable snapshot aside, rebuilds from the journal and asks for a re-index', async () => {
@@ -170,7 +170,7 @@ describe('store recovery', () => {
     const logger = new MemoryLogger();
     const s = await openStore(dir, { logger });
     assert.equal(s.items.has('fa:j0'), true);
-    assert.ok(logger.lines.some((l) => l.event === 'store.lockBroken'));
+    assert.ok(logger.lines.some((l) => l.event === 'store.lock_broken'));
     assert.equal(fs.existsSync(path.join(dir, 'memory.lock')), false);
   });
 

@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryLogger } from '../../../src/engine/host';
-import { iterateVault, pathHash, scanVault } from '../../../src/engine/vault/vaultScanner';
+import { pathHash, scanVaultTree, type ScanOptions } from '../../../src/engine/vault/vaultScanner';
+
+const scanVault = async (dir: string, opts?: ScanOptions) => (await scanVaultTree(dir, opts)).entries;
 
 function put(root: string, rel: string, content: string | Buffer) {
   const p = path.join(root, ...rel.split('/'));
@@ -68,7 +70,7 @@ describe('scanVault', () => {
   it('yields nothing for a vault folder that does not exist yet', async () => {
     const missing = path.join(os.tmpdir(), 'no-such-vault-' + process.pid + '-' + Date.now());
     const seen = [];
-    for await (const e of iterateVault(missing)) seen.push(e);
+    for (const e of await scanVault(missing)) seen.push(e);
     assert.deepEqual(seen, []);
   });
 });

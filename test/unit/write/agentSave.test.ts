@@ -6,6 +6,7 @@ import { parseMemoryId } from '../../../src/engine/types';
 import { parseNote } from '../../../src/engine/vault/noteParser';
 import type { AgentSaveInput } from '../../../src/engine/write/agentSave';
 import { createTestEngine, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 const ORIGIN = { path: 'vscode-tool', provider: 'memory-local', model: 'qwen-test' };
 
@@ -39,7 +40,7 @@ describe('agent save (memory_save, issue #17)', function () {
     assert.equal(r.outcome, 'created');
     assert.equal(r.kind, 'project');
     assert.match(r.id, /^vt:projects\/alpha\//);
-    const row = te.engine.store.items.get(r.id)!;
+    const row = internals(te.engine).store.items.get(r.id)!;
     assert.equal(row.trust, 'derived');
     assert.equal(row.project, 'alpha');
     assert.equal(row.pinned, false);
@@ -57,7 +58,7 @@ describe('agent save (memory_save, issue #17)', function () {
     const a = await save({ scope: 'global', project: 'alpha', text: 'The user is a backend engineer who works mostly in Go.' });
     assert.equal(a.kind, 'user');
     assert.match(a.id, /^vt:semantic\//);
-    assert.equal(te.engine.store.items.get(a.id)!.project, null);
+    assert.equal(internals(te.engine).store.items.get(a.id)!.project, null);
     const b = await save({ scope: 'global', kind: 'feedback', text: 'Answer with short bullet lists rather than long paragraphs.' });
     assert.match(b.id, /^vt:procedural\//);
     assert.ok((await te.engine.search('backend engineer go', { project: 'zeta' })).some((h) => h.id === a.id));
@@ -70,9 +71,9 @@ describe('agent save (memory_save, issue #17)', function () {
     assert.equal(again.outcome, 'reinforced');
     assert.equal(again.id, first.id);
     assert.deepEqual(notes(te.vaultDir), before);
-    const text = readFileSync(path.join(te.vaultDir, te.engine.store.items.get(first.id)!.path!), 'utf8');
+    const text = readFileSync(path.join(te.vaultDir, internals(te.engine).store.items.get(first.id)!.path!), 'utf8');
     assert.match(text, /## History\n\n- 2026-11-02: seen again \(agent via vscode-tool, qwen-test\)\n/);
-    assert.equal(te.engine.store.items.get(first.id)!.meta.reinforced, 1);
+    assert.equal(internals(te.engine).store.items.get(first.id)!.meta.reinforced, 1);
     // A global save does not reinforce a project note (it cannot see it): it makes its own.
     const global = await save({ scope: 'global' });
     assert.equal(global.outcome, 'created');
@@ -92,7 +93,7 @@ describe('agent save (memory_save, issue #17)', function () {
     const key = ['sk-', 'abcDEF123456ghiJKL789012mnoPQR'].join('');
     const r = await save({ text: `The staging OpenAI key is ${key} for the payments team.` });
     assert.equal(r.masked, 1);
-    const row = te.engine.store.items.get(r.id)!;
+    const row = internals(te.engine).store.items.get(r.id)!;
     const file = readFileSync(path.join(te.vaultDir, row.path!), 'utf8');
     assert.ok(!file.includes(key), 'the key never reaches the disk');
     assert.ok(!r.id.includes('abcdef123456'), 'nor the file name');

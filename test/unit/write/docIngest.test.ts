@@ -6,6 +6,7 @@ import { HashEmbedder } from '../../../src/engine/embed/hashEmbedder';
 import { isMemoryError } from '../../../src/engine/errors';
 import { MAX_DOCUMENT_BYTES, loadDocument, splitSections } from '../../../src/engine/write/docIngest';
 import { createTestEngine, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 /** The real hash embedder, counting the texts it is asked to embed as passages. */
 class CountingEmbedder implements Embedder {
@@ -34,8 +35,8 @@ describe('document ingestion', () => {
   let emb: CountingEmbedder;
   beforeEach(async () => { emb = new CountingEmbedder(); t = await createTestEngine({ syncVault: false, embedder: emb as unknown as Embedder }); });
   afterEach(async () => { await t.cleanup(); });
-  const deps = () => ({ store: t.engine.store, clock: t.engine.clock, logger: t.engine.logger });
-  const docs = () => t.engine.store.items.list({ kind: 'doc', order: 'id' });
+  const deps = () => ({ store: internals(t.engine).store, clock: t.engine.clock, logger: t.engine.logger });
+  const docs = () => internals(t.engine).store.items.list({ kind: 'doc', order: 'id' });
 
   it('splits Markdown by headings with section paths, ignoring headings inside code and front matter', () => {
     const secs = splitSections(GUIDE);
@@ -59,18 +60,18 @@ describe('document ingestion', () => {
 
   it('re-loads idempotently: only added and changed sections are written and embedded, removed ones deleted', async () => {
     const first = await loadDocument(deps(), { text: GUIDE, title: 'Runbook doc' });
-    await t.engine.index.embedPending();
+    await internals(t.engine).index.embedPending();
     const afterFirst = emb.passages;
     assert.ok(afterFirst >= 5);
     const again = await loadDocument(deps(), { text: GUIDE, title: 'Runbook doc' });
-    await t.engine.index.embedPending();
+    await internals(t.engine).index.embedPending();
     assert.deepEqual({ added: again.added, updated: again.updated, unchanged: again.unchanged, removed: again.removed }, { added: 0, updated: 0, unchanged: 5, removed: 0 });
     assert.equal(emb.passages, afterFirst, 'an unchanged document costs no embedding call');
     assert.deepEqual(again.ids, first.ids, 'stable ids');
 
     const edited = GUIDE.replace('four minutes', 'two minutes').replace(/## Alerts[\s\S]*$/, '## Contacts\nAsk Dana for access.');
     const r = await loadDocument(deps(), { text: edited, title: 'Runbook doc' });
-    await t.engine.index.embedPending();
+    await internals(t.engine).index.embedPending();
     assert.deepEqual({ added: r.added, updated: r.updated, unchanged: r.unchanged, removed: r.removed }, { added: 1, updated: 1, unchanged: 3, removed: 1 });
     assert.equal(emb.passages, afterFirst + 2, 'only the changed and the new section are embedded');
     assert.ok(!docs().some((i) => i.title?.endsWith('Alerts')));
@@ -84,8 +85,8 @@ describe('document ingestion', () => {
     const keys = docs().find((i) => i.title?.endsWith('Keys'))!;
     assert.equal(keys.secret, true);
     assert.deepEqual(keys.tags, ['contains-secrets']);
-    await t.engine.index.embedPending();
-    assert.equal(t.engine.index.hasVector(keys.id), false);
+    await internals(t.engine).index.embedPending();
+    assert.equal(internals(t.engine).index.hasVector(keys.id), false);
     const hits = await t.engine.search('staging api key', {});
     assert.ok(!hits.some((h) => h.id === keys.id));
   });

@@ -5,6 +5,7 @@ import { buildRecallBlock } from '../../../src/engine/recall/recallBlock';
 import { extractFacts } from '../../../src/engine/write/derive';
 import { stripRecallEcho } from '../../../src/engine/write/echo';
 import { createTestEngine, turn, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 const BLOCK = buildRecallBlock({
   now: Date.parse('2026-11-02T09:00:00Z'), timeZone: 'UTC', longterm: 'I am Ana and I prefer tabs.',
@@ -75,19 +76,19 @@ describe('no echo: the write path', () => {
 
   it('a reply that echoes its whole prompt saves nothing new, reinforces the recalled items and logs no block', async () => {
     const r = await recalled();
-    const before = t.engine.store.items.count({ kind: 'raw' });
+    const before = internals(t.engine).store.items.count({ kind: 'raw' });
     const source = r.hits[0]!.id;
-    const accessBefore = t.engine.store.items.get(source)!.accessCount;
+    const accessBefore = internals(t.engine).store.items.get(source)!.accessCount;
     const echoReply = `${r.block}\n\nhow do we deploy blue-green to production?`;
     const res = await t.engine.recordTurn({ conversation: 'new', user: 'how do we deploy blue-green to production? Please answer from memory.', assistant: echoReply, recall: { block: r.block, ids: r.items } });
     // The user's question is saved; the reply minus the block is the echoed question (too short to keep).
-    assert.equal(t.engine.store.items.count({ kind: 'raw' }), before + 1);
+    assert.equal(internals(t.engine).store.items.count({ kind: 'raw' }), before + 1);
     assert.ok(res.skipped.some((s) => s.role === 'assistant'));
     assert.ok(res.reinforced?.includes(source), 'the echoed item is reinforced');
-    const after = t.engine.store.items.get(source)!;
+    const after = internals(t.engine).store.items.get(source)!;
     assert.equal(after.accessCount, accessBefore + 1);
     assert.equal(after.meta.reinforced, 1);
-    assert.equal(t.engine.store.counters.all()['reinforced.echo'], res.reinforced!.length);
+    assert.equal(internals(t.engine).store.counters.all()['reinforced.echo'], res.reinforced!.length);
     await t.engine.close();
     const logs = readFileSync(path.join(t.vaultDir, 'logs', '2026-11-02.md'), 'utf8');
     assert.doesNotMatch(logs, /memory-context|Recalled memory/);
@@ -95,12 +96,12 @@ describe('no echo: the write path', () => {
 
   it('a reply restating one recalled item reinforces it instead of saving a duplicate', async () => {
     const r = await recalled();
-    const source = t.engine.store.items.get(r.hits[0]!.id)!;
-    const text = t.engine.writer.textOf(source);
+    const source = internals(t.engine).store.items.get(r.hits[0]!.id)!;
+    const text = internals(t.engine).writer.textOf(source);
     const res = await t.engine.recordTurn({ conversation: 'new', user: 'Remind me of our release process for production, please, in one sentence.', assistant: `${text} [source:${source.id}]`, recall: { block: r.block, ids: r.items } });
     assert.deepEqual(res.skipped, [{ role: 'assistant', rule: 'echo' }]);
     assert.deepEqual(res.reinforced, [source.id]);
-    assert.equal(t.engine.store.counters.all()['skip.echo'], 1);
+    assert.equal(internals(t.engine).store.counters.all()['skip.echo'], 1);
   });
 
   it('ids a reply names that were not recalled are never reinforced', async () => {
@@ -108,6 +109,6 @@ describe('no echo: the write path', () => {
     const res = await t.engine.recordTurn({ conversation: 'y', user: 'A question long enough to pass the save filter of memory here.', assistant: `<memory-context>\n- [${other}] (raw, owner) text\n</memory-context>\nA real answer that is long enough to be kept as a raw message.`, recall: { block: '', ids: [] } });
     assert.equal(res.reinforced, undefined);
     assert.equal(res.saved?.assistant, 'A real answer that is long enough to be kept as a raw message.');
-    assert.equal(t.engine.store.items.get(other)!.accessCount, 0);
+    assert.equal(internals(t.engine).store.items.get(other)!.accessCount, 0);
   });
 });

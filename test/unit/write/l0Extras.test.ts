@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { isMemoryError } from '../../../src/engine/errors';
 import { createTestEngine, turn, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 const TOOL_MARK = 'zebrafinch';
 const THINK_MARK = 'quokkaplan';
@@ -26,7 +27,7 @@ describe('L0 extras: tool results and reasoning', () => {
     const r = await t.engine.recordTurn(extrasTurn());
     assert.equal(r.ids.length, 2);
     await t.engine.flush();
-    const roles = t.engine.store.items.list({ kind: 'raw' }).map((i) => i.role).sort();
+    const roles = internals(t.engine).store.items.list({ kind: 'raw' }).map((i) => i.role).sort();
     assert.deepEqual(roles, ['assistant', 'user']);
   });
 
@@ -34,11 +35,11 @@ describe('L0 extras: tool results and reasoning', () => {
     t = await createTestEngine({ syncVault: false, settings: { l0CaptureToolResults: true, l0CaptureThinking: true } });
     const r = await t.engine.recordTurn(extrasTurn());
     assert.equal(r.ids.length, 4);
-    const items = t.engine.store.items.getMany(r.ids);
+    const items = internals(t.engine).store.items.getMany(r.ids);
     assert.deepEqual(items.map((i) => i.role), ['user', 'thinking', 'tool', 'assistant'], 'kept in chat order');
     await t.engine.flush();
-    const tool = t.engine.store.items.get(r.ids[2]!)!;
-    const text = t.engine.writer.textOf(tool);
+    const tool = internals(t.engine).store.items.get(r.ids[2]!)!;
+    const text = internals(t.engine).writer.textOf(tool);
     const [head, ...rest] = text.split('\n');
     assert.ok(head!.startsWith('readFile('));
     assert.ok(head!.length <= 'readFile('.length + 2_048 + 1, 'arguments cut to 2,048 chars');
@@ -47,8 +48,8 @@ describe('L0 extras: tool results and reasoning', () => {
     assert.equal(tool.meta.resultTruncated, true);
     assert.equal(tool.meta.argsTruncated, true);
     assert.equal(tool.trust, 'ingested', 'tool output is third-party text');
-    assert.match(t.engine.writer.textOf(t.engine.store.items.get(r.ids[1]!)!), new RegExp(THINK_MARK));
-    assert.equal(t.engine.store.items.list({ kind: 'fact' }).length, 0, 'nothing is derived from them');
+    assert.match(internals(t.engine).writer.textOf(internals(t.engine).store.items.get(r.ids[1]!)!), new RegExp(THINK_MARK));
+    assert.equal(internals(t.engine).store.items.list({ kind: 'fact' }).length, 0, 'nothing is derived from them');
   });
 
   it('never returns tool results or reasoning from search, recall or expand', async () => {
@@ -57,7 +58,7 @@ describe('L0 extras: tool results and reasoning', () => {
     const [toolId, thinkId] = [r.ids[2]!, r.ids[1]!];
     for (const flushed of [false, true]) {
       if (flushed) await t.engine.flush();
-      await t.engine.index.embedPending();
+      await internals(t.engine).index.embedPending();
       for (const q of [TOOL_MARK, THINK_MARK, 'python slim Dockerfile pip install']) {
         const hits = await t.engine.search(q, {});
         assert.ok(!hits.some((h) => h.id === toolId || h.id === thinkId), `search "${q}" (flushed ${flushed})`);
@@ -67,7 +68,7 @@ describe('L0 extras: tool results and reasoning', () => {
       }
       for (const id of [toolId, thinkId]) await assert.rejects(t.engine.expand(id, {}), (e) => isMemoryError(e, 'E_NOT_FOUND'));
     }
-    const summary = t.engine.store.items.get('gs:conv-1')!;
+    const summary = internals(t.engine).store.items.get('gs:conv-1')!;
     assert.ok(!summary.text!.includes(TOOL_MARK) && !summary.text!.includes(THINK_MARK), 'the summary never reads them');
   });
 });

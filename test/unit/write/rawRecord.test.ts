@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MemoryEngine } from '../../../src/engine/engine';
 import type { ImportMessage } from '../../../src/engine/write/turnWriter';
 import { createTestEngine, turn, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 interface LocomoSample { sample_id: string; speaker_a: string; sessions: { id: number | string; date_time: string; turns: { speaker: string; text: string }[] }[] }
 
@@ -20,7 +21,7 @@ function locomoFile(): string | undefined {
 
 function chunkTexts(engine: MemoryEngine): string[] {
   const out: string[] = [];
-  engine.store.rawBlobs.forEachChunk((c) => { out.push(...c.texts); });
+  internals(engine).store.rawBlobs.forEachChunk((c) => { out.push(...c.texts); });
   return out;
 }
 
@@ -36,14 +37,14 @@ describe('raw record (chunked, content-addressed)', () => {
       'why the nightly export to S3 doubled in size last week', 'the font licence for the marketing site redesign'];
     for (const [i, topic] of topics.entries()) ids.push(...(await t.engine.recordTurn(turn({ user: `Message ${i}: can you summarise what we know about ${topic}?` }))).ids);
     await t.engine.flush();
-    const st = t.engine.store.rawBlobs.stats();
+    const st = internals(t.engine).store.rawBlobs.stats();
     assert.equal(st.chunks, 1, 'one chunk for the flush');
     assert.ok(ids.length >= 6);
     assert.equal(st.blobs, ids.length);
     for (const id of ids) {
-      const it = t.engine.store.items.get(id)!;
+      const it = internals(t.engine).store.items.get(id)!;
       assert.equal(it.text, null, 'the inline text is dropped after the flush');
-      assert.ok(t.engine.writer.textOf(it).startsWith(it.role === 'user' ? 'Message' : 'Answer number'));
+      assert.ok(internals(t.engine).writer.textOf(it).startsWith(it.role === 'user' ? 'Message' : 'Answer number'));
     }
   });
 
@@ -56,10 +57,10 @@ describe('raw record (chunked, content-addressed)', () => {
     await t.engine.flush();
     await t.engine.importMessages([{ conversation: 'b', role: 'user', text, at: 3 }]);
     await t.engine.flush();
-    const raws = t.engine.store.items.list({ kind: 'raw' });
+    const raws = internals(t.engine).store.items.list({ kind: 'raw' });
     assert.equal(raws.length, 3, 'every occurrence keeps its own provenance row');
     assert.equal(new Set(raws.map((r) => r.blobHash)).size, 1);
-    const blob = t.engine.store.rawBlobs.get(raws[0]!.blobHash!)!;
+    const blob = internals(t.engine).store.rawBlobs.get(raws[0]!.blobHash!)!;
     assert.equal(blob.seen, 3);
     assert.equal(blob.text, text);
     assert.equal(chunkTexts(t.engine).filter((x) => x === text).length, 1, 'the bytes are stored once');
@@ -70,10 +71,10 @@ describe('raw record (chunked, content-addressed)', () => {
       await t.engine.recordTurn(turn({ conversation: `small-${c}`, user: `Session ${c}: the staging cluster was upgraded to Kubernetes 1.31 and the ingress rules need a review.` }));
       await t.engine.flush();
     }
-    const st = t.engine.store.rawBlobs.stats();
+    const st = internals(t.engine).store.rawBlobs.stats();
     assert.equal(st.chunks, 1);
     assert.equal(st.blobs, 10);
-    for (const it of t.engine.store.items.list({ kind: 'raw' })) assert.notEqual(t.engine.writer.textOf(it), '', `${it.id} is readable after the merges`);
+    for (const it of internals(t.engine).store.items.list({ kind: 'raw' })) assert.notEqual(internals(t.engine).writer.textOf(it), '', `${it.id} is readable after the merges`);
   });
 
   it('compresses LoCoMo-sized conversations at least 2.5× after their flushes', async function () {
@@ -100,29 +101,29 @@ describe('raw record (chunked, content-addressed)', () => {
     const r1 = await t.engine.recordTurn(turn({ user: secretish }));
     const r2 = await t.engine.recordTurn(turn({ user: 'The team offsite is planned for the second week of March in the Lisbon office.' }));
     await t.engine.flush();
-    assert.equal(t.engine.store.rawBlobs.stats().chunks, 1);
-    const gen0 = (() => { let g = -1; t.engine.store.rawBlobs.forEachChunk((c) => { g = c.gen; }); return g; })();
+    assert.equal(internals(t.engine).store.rawBlobs.stats().chunks, 1);
+    const gen0 = (() => { let g = -1; internals(t.engine).store.rawBlobs.forEachChunk((c) => { g = c.gen; }); return g; })();
     await t.engine.forget(r1.ids[0]!);
     assert.ok(!chunkTexts(t.engine).some((x) => x.includes('Birch Lane')), 'the forgotten bytes left the chunk');
     let gen1 = -1;
-    t.engine.store.rawBlobs.forEachChunk((c) => { gen1 = c.gen; });
+    internals(t.engine).store.rawBlobs.forEachChunk((c) => { gen1 = c.gen; });
     assert.equal(gen1, gen0 + 1, 'the chunk was rewritten');
-    const mate = t.engine.store.items.get(r2.ids[0]!)!;
-    assert.match(t.engine.writer.textOf(mate), /Lisbon office/);
+    const mate = internals(t.engine).store.items.get(r2.ids[0]!)!;
+    assert.match(internals(t.engine).writer.textOf(mate), /Lisbon office/);
     const hits = await t.engine.search('Birch Lane flowerpot', {});
     assert.ok(!hits.some((h) => h.id === r1.ids[0]), 'search no longer finds it');
     // After close (compaction) and reopen the text is nowhere in the chunks either.
     await t.reopen();
     assert.ok(!chunkTexts(t.engine).some((x) => x.includes('Birch Lane')));
-    assert.match(t.engine.writer.textOf(t.engine.store.items.get(r2.ids[0]!)!), /Lisbon office/);
+    assert.match(internals(t.engine).writer.textOf(internals(t.engine).store.items.get(r2.ids[0]!)!), /Lisbon office/);
   });
 
   it('deletes a chunk once its last live message is forgotten', async () => {
     const r = await t.engine.importMessages([{ conversation: 'solo', role: 'user', text: 'A single message that will be forgotten again right after it was flushed.', at: 5 }]);
     await t.engine.flush();
-    assert.equal(t.engine.store.rawBlobs.stats().chunks, 1);
+    assert.equal(internals(t.engine).store.rawBlobs.stats().chunks, 1);
     await t.engine.forget(r[0]!);
-    const st = t.engine.store.rawBlobs.stats();
+    const st = internals(t.engine).store.rawBlobs.stats();
     assert.equal(st.chunks, 0);
     assert.equal(st.blobs, 0);
     assert.equal(st.storedBytes, 0);
@@ -130,32 +131,32 @@ describe('raw record (chunked, content-addressed)', () => {
 
   it('composes several forgets and puts inside one transaction', async () => {
     const texts = ['alpha message about the build cache', 'bravo message about the deploy key rotation', 'charlie message about flaky tests'];
-    const hashes = await t.engine.store.transaction((tx) => tx.rawBlobs.putMany(texts, 10));
-    await t.engine.store.transaction((tx) => {
+    const hashes = await internals(t.engine).store.transaction((tx) => tx.rawBlobs.putMany(texts, 10));
+    await internals(t.engine).store.transaction((tx) => {
       tx.rawBlobs.delete(hashes[0]!);
       tx.rawBlobs.delete(hashes[2]!);
       tx.rawBlobs.putMany(['delta message added in the same transaction'], 11);
     });
     const all = chunkTexts(t.engine);
     assert.ok(!all.some((x) => x.startsWith('alpha') || x.startsWith('charlie')), 'both forgotten slots are blank');
-    assert.equal(t.engine.store.rawBlobs.get(hashes[1]!)!.text, texts[1]);
-    assert.equal(t.engine.store.rawBlobs.get(hashes[0]!), undefined);
-    assert.equal(t.engine.store.rawBlobs.stats().blobs, 2);
+    assert.equal(internals(t.engine).store.rawBlobs.get(hashes[1]!)!.text, texts[1]);
+    assert.equal(internals(t.engine).store.rawBlobs.get(hashes[0]!), undefined);
+    assert.equal(internals(t.engine).store.rawBlobs.stats().blobs, 2);
   });
 
   it('writes the raw record and the derivation of a flush as one journal record', async () => {
     await t.engine.recordTurn(turn({ user: 'Deployment notes for the payments team:\nregion: eu-central-1\nowner: Dana' }));
     await t.engine.whenLogsWritten(); // the turn's working-block update is its own record, before the flush
-    const before = t.engine.store.stats().seq;
+    const before = internals(t.engine).store.stats().seq;
     await t.engine.flush();
-    assert.equal(t.engine.store.stats().seq, before + 1, 'one atomic record: a crash leaves all of it or none');
+    assert.equal(internals(t.engine).store.stats().seq, before + 1, 'one atomic record: a crash leaves all of it or none');
     // A crash right after: the journal alone restores chunks and rows.
-    t.engine.writer.dispose();
-    t.engine.store.dispose();
+    internals(t.engine).writer.dispose();
+    internals(t.engine).store.dispose();
     t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger, syncVault: false });
-    const raw = t.engine.store.items.list({ kind: 'raw' });
+    const raw = internals(t.engine).store.items.list({ kind: 'raw' });
     assert.equal(raw.length, 2);
-    for (const it of raw) assert.ok(t.engine.writer.textOf(it).length > 20);
+    for (const it of raw) assert.ok(internals(t.engine).writer.textOf(it).length > 20);
     assert.equal(t.engine.status().bufferedMessages, 0);
   });
 });

@@ -4,14 +4,15 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CONSOLIDATION_NOTE, DashboardData, type DashboardOptions } from '../../../src/engine/maintain/dashboardData';
+import { CONSOLIDATION_NOTE, DashboardData, type DashboardOptions } from '../../../src/vscode/dashboard/dashboardData';
 import type { ItemInput } from '../../../src/engine/store/repositories';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
+import { internals } from '../../../src/engine/internals';
 
 const HOUR = 3_600_000;
 
 async function seed(t: TestEngine, items: ItemInput[]): Promise<void> {
-  await t.engine.store.transaction((tx) => { for (const it of items) tx.items.put(it); });
+  await internals(t.engine).store.transaction((tx) => { for (const it of items) tx.items.put(it); });
 }
 
 function writeVault(t: TestEngine, rel: string, text: string): void {
@@ -133,7 +134,7 @@ describe('Dashboard data', () => {
       fact(2, { secret: true }),
       fact(3, { trust: 'quarantined' }),
     ]);
-    await t.engine.store.transaction((tx) => tx.itemSources.add('fa:0001', ['rw:src']));
+    await internals(t.engine).store.transaction((tx) => tx.itemSources.add('fa:0001', ['rw:src']));
     const d = data.item('fa:0001');
     assert.equal(d.sourceId, 'rw:src');
     assert.equal(d.agent, 'copilot/gpt');
@@ -150,7 +151,7 @@ describe('Dashboard data', () => {
   it('opens a vault note with its frontmatter, tags, links and backlinks', async () => {
     writeVault(t, 'semantic/editor.md', '---\nkind: user\ntags: [tools]\n---\nI use [[Keyboard]] and [[Nowhere]].\n');
     writeVault(t, 'semantic/keyboard.md', '---\nkind: reference\n---\nA split keyboard. See [[editor]].\n');
-    await t.engine.vault.syncAll();
+    await internals(t.engine).vault.syncAll();
     const n = await data.note('vt:semantic/editor.md');
     assert.equal(n.frontmatter.kind, 'user');
     assert.deepEqual(n.tags, ['tools']);
@@ -163,7 +164,7 @@ describe('Dashboard data', () => {
   it('draws notes, their links, their tags and missing link targets as a graph', async () => {
     writeVault(t, 'semantic/a.md', '---\ntags: [x]\n---\nSee [[b]] and [[ghost]].\n');
     writeVault(t, 'semantic/b.md', 'Back to [[a]].\n');
-    await t.engine.vault.syncAll();
+    await internals(t.engine).vault.syncAll();
     const g = data.graph();
     const ids = g.nodes.map((n) => `${n.type}:${n.id}`).sort();
     assert.deepEqual(ids, ['missing:?ghost', 'note:vt:semantic/a.md', 'note:vt:semantic/b.md', 'tag:#x']);
@@ -187,7 +188,7 @@ describe('Dashboard data', () => {
   });
 
   it('lists quarantines with counts only', async () => {
-    await t.engine.store.transaction((tx) => {
+    await internals(t.engine).store.transaction((tx) => {
       tx.items.put(fact(1, { trust: 'quarantined' }));
       tx.quarantines.put({ id: 'q1', created: T0, provider: 'copilot', model: 'gpt', rangeFrom: null, rangeTo: null, reason: 'bad model', counts: { raw: 2, facts: 1 }, detail: {} });
       tx.quarantines.addRows([{ quarantineId: 'q1', itemId: 'fa:0001', prevTrust: 'derived', noteFrom: null, noteTo: null }]);

@@ -1,14 +1,15 @@
-// Read-only queries behind the dashboard (R-UI-5): counts, pages of items, one note, the link graph.
+// The dashboard's view model (R-UI-5), built from the engine's read-only queries (`engine.query`);
+// free of `vscode` so it is unit-tested in plain Node. Read-only queries behind the dashboard: counts, pages of items, one note, the link graph.
 // Invariants: nothing here writes; quarantined items only ever appear as counts; secret items appear
 // only when includeSecrets is on (R-MEM-6); lists are paged; texts are cut to what a table needs.
 import { readFileSync } from 'node:fs';
-import { splitFrontmatter } from '../vault/noteParser';
-import { resolveInVault } from '../vault/vaultLayout';
-import type { MemoryEngine } from '../engine';
-import { MemoryError } from '../errors';
-import type { Item, ItemFilter } from '../store/repositories';
-import type { ItemKind } from '../types';
-import { CONSOLIDATION_THRESHOLDS as TH } from './consolidate';
+import { splitFrontmatter } from '../../engine/vault/noteParser';
+import { resolveInVault } from '../../engine/vault/vaultLayout';
+import type { MemoryEngine } from '../../engine/engine';
+import { MemoryError } from '../../engine/errors';
+import type { Item, ItemFilter } from '../../engine/store/repositories';
+import type { ItemKind } from '../../engine/types';
+import { CONSOLIDATION_THRESHOLDS as TH } from '../../engine/maintain/consolidate';
 import {
   DASHBOARD_PAGE_SIZE, type ArchiveRow, type EngineCard, type GraphData, type HistogramBin, type ItemDetail, type ItemRow, type NoteDetail,
   type NoteRow, type Overview, type Page, type PageRequest, type QuarantineRowView, type ReviewEntry,
@@ -49,7 +50,7 @@ function page(req: PageRequest | undefined): { offset: number; limit: number } {
 export class DashboardData {
   constructor(private readonly engine: MemoryEngine, private readonly opts: () => DashboardOptions) {}
 
-  private get store() { return this.engine.store; }
+  private get store() { return this.engine.query; }
 
   /** Quarantined items are never shown; secret ones only with includeSecrets. */
   visible(it: Item): boolean {
@@ -203,13 +204,13 @@ export class DashboardData {
     const conversations = new Set<string>();
     if (it.conversation) conversations.add(it.conversation);
     for (const s of this.store.items.getMany(sources)) if (s.conversation) conversations.add(s.conversation);
-    const text = it.kind === 'raw' ? this.engine.writer.textOf(it) : (it.text ?? '');
+    const text = it.kind === 'raw' ? this.engine.query.textOf(it) : (it.text ?? '');
     return {
       ...this.row(it),
       sourceId: sources[0] ?? it.originalId ?? null,
       agent: [it.provider, it.model].filter(Boolean).join('/') || null,
       accessCount: it.accessCount, conversationCount: conversations.size, validFrom: it.validFrom, invalidatedAt: it.invalidatedAt,
-      lastAccessed: it.lastAccessed, expiresAt: it.expiresAt, hasVector: this.engine.index.hasVector(id), trust: it.trust, text,
+      lastAccessed: it.lastAccessed, expiresAt: it.expiresAt, hasVector: this.engine.query.hasVector(id), trust: it.trust, text,
     };
   }
 
@@ -217,7 +218,7 @@ export class DashboardData {
   async note(id: string): Promise<NoteDetail> {
     const it = this.visibleItem(id);
     if (it.kind !== 'note') throw new MemoryError('E_BAD_ID', 'not a vault note id (expected vt:)');
-    const parsed = await this.engine.vault.readNote(id);
+    const parsed = await this.engine.query.readNote(id);
     if (!parsed) throw new MemoryError('E_NOT_FOUND', 'the note has no file');
     if (parsed.containsSecrets && !this.opts().includeSecrets) throw new MemoryError('E_REFUSED', 'the note is tagged contains-secrets');
     const backlinks = this.store.links.backlinks(id).map((l) => l.fromId)

@@ -1,0 +1,45 @@
+// `vscode-memory doctor`: checks the installation and the store without changing anything.
+import { accessSync, constants as fsc, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { MemoryError } from '../../engine/errors';
+import { describeGate, gateModelStatus } from '../../engine/write/poisonGate';
+import type { Command, CommandContext } from '../command';
+
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'checks the installation and the store without changing anything',
+  usage: 'doctor',
+  options: {},
+  standalone: true,
+  run: async (_p, c) => doctor(c),
+};
+
+async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
+  const checks: { check: string; ok: boolean; detail?: string }[] = [];
+  const add = (check: string, ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
+  const major = Number(process.versions.node.split('.')[0]);
+  add('node_version', major >= 20, process.versions.node);
+  const wasm = path.join(c.binDir, 'sql-wasm.wasm');
+  add('sql_wasm', existsSync(wasm), existsSync(wasm) ? undefined : 'sql-wasm.wasm missing next to cli.js');
+  add('store_dir_exists', existsSync(c.storeDir));
+  if (existsSync(c.storeDir)) {
+    let writable = true;
+    try { accessSync(c.storeDir, fsc.W_OK); } catch { writable = false; }
+    add('store_dir_writable', writable);
+    try {
+      const engine = await c.engine();
+      const st = engine.status();
+      add('store_opens', true, `seq ${st.store.seq}`);
+      add('journal_clean', st.openReport.tornBytes === 0, st.openReport.tornBytes ? `${st.openReport.tornBytes} torn bytes were cut` : undefined);
+      add('snapshot_readable', st.openReport.snapshotMovedAside === null, st.openReport.snapshotMovedAside ? 'an unreadable snapshot was moved aside' : undefined);
+    } catch (e) {
+      add('store_opens', false, e instanceof MemoryError ? `${e.code}: ${e.message}` : 'error');
+    }
+  }
+  add('vault_dir_exists', existsSync(c.vaultDir));
+  // The poison gate's learned stage ships inside the bundle: off only if its weights are corrupt or of
+  // another version (the rules still run; the detail says why).
+  const g = gateModelStatus();
+  add('gate_model', g.active, describeGate(g));
+  return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks, gate: g };
+}

@@ -1,0 +1,329 @@
+// Keeps the in-memory recall index in step with the store: the saved image loaded at open (plus a
+// catch-up from the journal) or a rebuild; store changes applied right after each write's
+// acknowledgement; vectors made in the background; the image and vectors saved when idle and at close;
+// the embedder switched without ever mixing two embedders' vectors. Owned by MemoryEngine.
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicWrite';
+import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embed/e5Embedder';
+import type { Embedder } from '../embed/embedder';
+import { errorCode } from '../errors';
+import { Disposable, Emitter, type Event, type Logger } from '../host';
+import type { Item } from '../store/repositories';
+import type { Store } from '../store/store';
+import { kindOfId } from '../types';
+import { RecallIndex, type IndexedItem } from './recallIndex';
+
+/** Items read from the store per chunk when catching up. */
+const CATCH_UP_CHUNK = 500;
+/** Items embedded per background slice (recalls run between slices). */
+const FILL_SLICE = 256;
+/** The index is saved after this long without changes (a crash then costs at most a catch-up). */
+const PERSIST_IDLE_MS = 30_000;
+/** Vectors are computed this soon after writes, off the write's acknowledgement (≤ 1 s to searchable). */
+const VECTOR_DELAY_MS = 50;
+
+export interface IndexOpenReport { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number }
+
+export class IndexKeeper extends Disposable {
+  /** The index as it is (no catch-up): for the recaller, whose callers sync first; read through `index` otherwise. */
+  readonly recallIndex: RecallIndex;
+  // Store changes not yet applied: applied right after the write's acknowledgement (setImmediate) or,
+  // at the latest, by the next read through `index`.
+  private pendingIds = new Set<string>();
+  private pendingReindex = false;
+  private catchUpTimer: NodeJS.Immediate | undefined;
+  private vectorTimer: NodeJS.Timeout | undefined;
+  private persistTimer: NodeJS.Timeout | undefined;
+  private vectorFill: Promise<void> | undefined;
+  // What was last written (see persist).
+  private persisted = { seq: -1, version: -1, vectorVersion: -1, embedder: '' };
+  private closed = false;
+  private readonly caughtUpEmitter = this._register(new Emitter<{ ids: string[] }>());
+  /** Fires after store changes were applied to the index. */
+  readonly onDidCatchUp: Event<{ ids: string[] }> = this.caughtUpEmitter.event;
+  /** The embedder's model and why it was chosen (the status card). */
+  embedderInfo: { model: string | null; reason: string } = { model: null, reason: 'configured' };
+  /** How the index came up at open: loaded from its file (+ catch-up) or rebuilt from the store. */
+  openReport: IndexOpenReport = { mode: 'rebuilt', caughtUp: 0, adoptedVectors: 0, ms: 0 };
+
+  constructor(
+    private readonly store: Store,
+    embedder: Embedder,
+    private readonly textOf: (item: Item) => string,
+    private readonly logger: Logger,
+  ) {
+    super();
+    this.recallIndex = new RecallIndex(embedder, logger);
+  }
+
+  /** The index with every store change so far applied (a read here never misses a write). */
+  get index(): RecallIndex {
+    this.syncNow();
+    return this.recallIndex;
+  }
+
+  /** The saved index image's file. */
+  get indexFile(): string { return path.join(this.store.dir, 'index', 'recall.idx'); }
+  private vectorFile(embedderId: string): string { return path.join(this.store.dir, 'vectors', `${embedderId}.bin`); }
+
+  /** Applies store changes the index has not seen yet. */
+  syncNow(): void {
+    if (this.pendingReindex || this.pendingIds.size) this.catchUp();
+  }
+
+  /**
+   * Brings the index up at open: the saved image when it loads and the journal still holds every record
+   * after its sequence number (only those items are re-read), else a full rebuild from the store. Then the
+   * embedder's saved vectors are adopted where their text is unchanged, and missing vectors are made in the
+   * background. Never fails on a bad file.
+   */
+  load(): void {
+    const started = Date.now();
+    const restored = this.restoreImage();
+    let mode: IndexOpenReport['mode'] = 'rebuilt';
+    let caughtUp = 0;
+    if (restored) {
+      const ids = restored.touched.filter((id) => kindOfId(id));
+      this.applyIds(ids, this.recallIndex);
+      mode = 'loaded';
+      caughtUp = ids.length;
+      // Nothing to catch up: the file on disk is current until something changes.
+      if (ids.length === 0 && restored.touched.length === 0) this.persisted = { ...this.persisted, seq: restored.seq, version: this.recallIndex.version };
+    } else {
+      this.recallIndex.clear();
+      this.reindexAll();
+    }
+    const adoptedVectors = this.adoptVectorFile();
+    this.openReport = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
+    this.logger.info('engine.index_ready', { mode, items: this.recallIndex.size, caughtUp, adoptedVectors, ms: this.openReport.ms });
+    this.fillVectors();
+  }
+
+  /** The saved image and the ids written since, or null when it is missing, unreadable or too old. */
+  private restoreImage(): { seq: number; touched: string[] } | null {
+    if (this.store.openReport.needsReindex) return null;
+    try {
+      const restored = this.recallIndex.restore(readFileSync(this.indexFile));
+      const touched = this.store.touchedIdsSince(restored.seq);
+      if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
+      return touched ? { seq: restored.seq, touched } : null;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') this.logger.warn('index.load_failed', { error: errorCode(e) });
+      return null;
+    }
+  }
+
+  /** Re-reads `ids` from the store into the index (in chunks); ids the store no longer has are dropped. */
+  private applyIds(ids: readonly string[], index: RecallIndex): void {
+    for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
+      const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
+      const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
+      for (const id of chunk) {
+        const it = found.get(id);
+        if (it) this.indexItem(it);
+        else index.remove(id);
+      }
+    }
+  }
+
+  /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
+  private reindexAll(): void {
+    const seen = new Set<string>();
+    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
+    for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
+  }
+
+  private indexItem(it: Item): void {
+    const ix: IndexedItem = {
+      id: it.id, kind: it.kind, text: this.textOf(it), project: it.project, projectType: it.projectType, conversation: it.conversation,
+      trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
+      importance: it.importance, invalidated: it.invalidatedAt !== null, archived: it.archivedAt !== null, expiresAt: it.expiresAt,
+    };
+    this.recallIndex.upsert(ix);
+  }
+
+  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
+  private adoptVectorFile(): number {
+    const file = this.vectorFile(this.recallIndex.embedderId);
+    if (!existsSync(file)) return 0;
+    try {
+      const n = this.recallIndex.adoptVectors(file);
+      this.persisted.vectorVersion = this.recallIndex.vectorVersion;
+      this.persisted.embedder = this.recallIndex.embedderId;
+      return n;
+    } catch (e) {
+      this.logger.warn('vectors.load_failed', { embedder: this.recallIndex.embedderId, error: errorCode(e) });
+      return 0;
+    }
+  }
+
+  /** Queues and embeds, in the background and in slices, every item that should have a vector and has none. */
+  private fillVectors(): void {
+    if (this.closed) return;
+    if (this.vectorFill) {
+      // A fill for the previous embedder stops at its next slice; run again for the current one.
+      const current = this.vectorFill;
+      void current.then(() => { if (this.vectorFill === undefined) this.fillVectors(); });
+      return;
+    }
+    const run = (async () => {
+      await new Promise((r) => setImmediate(r)); // never on the caller's stack (open, a switch)
+      const embedderId = this.index.embedderId;
+      const ids = this.index.idsNeedingVectors();
+      if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
+      for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += FILL_SLICE) {
+        for (const it of this.store.items.getMany(ids.slice(i, i + FILL_SLICE))) this.index.queueVector(it.id, this.textOf(it));
+        await this.index.embedPending();
+        await new Promise((r) => setImmediate(r)); // let recalls run between slices
+      }
+      this.schedulePersist();
+    })();
+    this.vectorFill = run.catch((e) => this.logger.warn('vectors.fill_failed', { error: errorCode(e) })).finally(() => { this.vectorFill = undefined; });
+  }
+
+  /** Resolves once background vector work started so far (fill after open or a switch) has finished. */
+  async whenVectorsReady(): Promise<void> {
+    while (this.vectorFill) await this.vectorFill;
+    await this.index.embedPending();
+  }
+
+  /**
+   * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
+   * changed since the last save. Called on close and when idle — never on the per-turn path.
+   */
+  persist(why: 'close' | 'idle' | 'switch' | 'forget' = 'idle'): void {
+    const index = this.index;
+    if (this.store.openReport.needsReindex && index.size === 0) return;
+    const started = Date.now();
+    try {
+      const seq = this.store.seq;
+      if (seq !== this.persisted.seq || index.version !== this.persisted.version) {
+        writeFileAtomic(this.indexFile, index.serialize(seq));
+        this.persisted.seq = seq;
+        this.persisted.version = index.version;
+      }
+      if (index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== index.embedderId) {
+        index.saveVectors(this.vectorFile(index.embedderId));
+        this.persisted.vectorVersion = index.vectorVersion;
+        this.persisted.embedder = index.embedderId;
+      }
+      this.logger.info('index.saved', { why, seq, items: index.size, vectors: index.vectorCount, ms: Date.now() - started });
+    } catch (e) {
+      this.logger.warn('index.save_failed', { why, error: errorCode(e) });
+    }
+  }
+
+  private schedulePersist(): void {
+    if (this.closed) return;
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      if (!this.closed) this.persist('idle');
+    }, PERSIST_IDLE_MS);
+    this.persistTimer.unref?.();
+  }
+
+  /**
+   * Switches the embedder. The old vectors are saved (if changed) and dropped at once — never mixed
+   * with the new ones; the new embedder's saved file is adopted where texts are unchanged, and the
+   * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
+   */
+  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
+    this.embedderInfo = { model, reason: info.reason ?? 'configured' };
+    const index = this.index;
+    if (embedder.id === index.embedderId) return;
+    const previous = index.embedderInUse;
+    if (this.persisted.embedder !== previous.id || this.persisted.vectorVersion !== index.vectorVersion) {
+      try {
+        index.saveVectors(this.vectorFile(previous.id));
+      } catch (e) {
+        this.logger.warn('vectors.save_failed', { embedder: previous.id, error: errorCode(e) });
+      }
+    }
+    index.setEmbedder(embedder);
+    this.persisted.vectorVersion = -1;
+    this.persisted.embedder = '';
+    const adopted = this.adoptVectorFile();
+    this.logger.info('embedder.switched', { from: previous.id, to: embedder.id, reason: this.embedderInfo.reason, adopted, items: index.embeddableCount });
+    this.fillVectors();
+    if (previous !== embedder && previous.id !== embedder.id) await previous.dispose?.().catch(() => undefined);
+  }
+
+  /**
+   * e5 when its weights are under `modelsDir` (or download is allowed), else the hash embedder; then
+   * `useEmbedder`. Never throws for a model problem: the reason says why hash was chosen.
+   */
+  async loadEmbedder(opts: { modelsDir: string; allowDownload?: boolean; modelId?: string; tryModel?: boolean }): Promise<{ id: string; reason: LoadedEmbedder['reason'] }> {
+    const r = await loadEmbedderWithReason({ ...opts, logger: this.logger });
+    if (this.closed) {
+      await r.embedder.dispose?.().catch(() => undefined);
+      return { id: r.embedder.id, reason: r.reason };
+    }
+    await this.useEmbedder(r.embedder, { reason: r.reason, model: r.embedder instanceof E5Embedder ? r.embedder.modelId : null });
+    return { id: r.embedder.id, reason: r.reason };
+  }
+
+  /**
+   * Records store changes. Indexing (analysis, postings, neighbour links) is kept off the write's
+   * acknowledgement: the store fires before the writer's promise resolves. It runs on the next turn of
+   * the event loop, or earlier when something reads the index.
+   */
+  noteStoreChange(ids: readonly string[], reloaded: boolean): void {
+    if (reloaded) this.pendingReindex = true;
+    for (const id of ids) this.pendingIds.add(id);
+    if (!this.catchUpTimer && !this.closed) {
+      this.catchUpTimer = setImmediate(() => {
+        this.catchUpTimer = undefined;
+        if (!this.closed) this.catchUp();
+      });
+    }
+  }
+
+  /** Applies pending store changes to the index, then tells listeners. */
+  private catchUp(): void {
+    const reloaded = this.pendingReindex;
+    const ids = [...this.pendingIds];
+    this.pendingReindex = false;
+    this.pendingIds = new Set();
+    try {
+      if (reloaded) {
+        for (const id of ids) this.recallIndex.remove(id);
+        this.reindexAll();
+      } else {
+        this.applyIds(ids.filter((id) => kindOfId(id)), this.recallIndex);
+      }
+    } catch (e) {
+      // The store went away under us (closed, or a crash is being simulated): the index is rebuilt
+      // or caught up from the journal at the next open, so nothing is lost.
+      if (errorCode(e) !== 'E_CLOSED') throw e;
+      this.logger.warn('index.catch_up_skipped', { items: ids.length, error: 'E_CLOSED' });
+      return;
+    }
+    this.scheduleVectors();
+    this.schedulePersist();
+    this.caughtUpEmitter.fire({ ids });
+  }
+
+  /** Vectors are computed shortly after writes, off the write's acknowledgement. */
+  scheduleVectors(): void {
+    if (this.vectorTimer || this.closed) return;
+    this.vectorTimer = setTimeout(() => {
+      this.vectorTimer = undefined;
+      void this.recallIndex.embedPending().catch((e) => this.logger.warn('vectors.failed', { error: errorCode(e) }));
+    }, VECTOR_DELAY_MS);
+    this.vectorTimer.unref?.();
+  }
+
+  /**
+   * Stops at once (no new timers, no new fill); the promise resolves when background vector work still
+   * running has finished (the caller persists after it).
+   */
+  stop(): Promise<void> {
+    this.closed = true;
+    if (this.vectorTimer) clearTimeout(this.vectorTimer);
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    return this.vectorFill?.catch(() => undefined) ?? Promise.resolve();
+  }
+}

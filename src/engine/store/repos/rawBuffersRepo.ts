@@ -1,0 +1,41 @@
+// Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+import { Repo, badInput, checkTime, json } from './repoBase';
+
+export interface RawBufferEntry {
+  conversation: string;
+  seq: number;
+  role: string;
+  text: string;
+  provenance: Record<string, unknown>;
+  at: number;
+}
+
+export class RawBuffersRepo extends Repo {
+  /** Appends with the next per-conversation sequence number (assigned when applied, so it is the same everywhere). */
+  append(e: Omit<RawBufferEntry, 'seq'>): void {
+    checkTime('at', e.at);
+    if (typeof e.text !== 'string' || typeof e.conversation !== 'string') throw badInput('raw buffer entry needs conversation and text');
+    this.write(
+      `INSERT INTO raw_buffers (conversation, seq, role, text, provenance, at)
+       SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM raw_buffers WHERE conversation = ?`,
+      [e.conversation, e.role, e.text, JSON.stringify(e.provenance ?? {}), e.at, e.conversation],
+    );
+  }
+  list(conversation: string): RawBufferEntry[] {
+    return this.q.all('SELECT * FROM raw_buffers WHERE conversation = ? ORDER BY seq', [conversation]).map((r) => ({
+      conversation: String(r.conversation), seq: Number(r.seq), role: String(r.role), text: String(r.text),
+      provenance: json(r.provenance, {}), at: Number(r.at),
+    }));
+  }
+  conversations(): { conversation: string; entries: number; oldest: number }[] {
+    return this.q.all('SELECT conversation, count(*) AS n, MIN(at) AS oldest FROM raw_buffers GROUP BY conversation ORDER BY conversation')
+      .map((r) => ({ conversation: String(r.conversation), entries: Number(r.n), oldest: Number(r.oldest) }));
+  }
+  /** Removes entries up to and including `uptoSeq` (after they were flushed into the raw record). */
+  clear(conversation: string, uptoSeq: number): void {
+    this.write('DELETE FROM raw_buffers WHERE conversation = ? AND seq <= ?', [conversation, uptoSeq]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// capture ledger, audit log, purge log: append-only records with JS-generated ids

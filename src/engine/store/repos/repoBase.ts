@@ -1,0 +1,60 @@
+// Shared by the repositories (see ../repositories.ts): the SQL reader, the write batch, the Repo base
+// class and the row-decoding helpers.
+import { MemoryError } from '../../errors';
+
+
+export type SqlParam = number | string | Uint8Array | null;
+export type Row = Record<string, SqlParam>;
+
+/** Read access the Store gives repositories (it catches up on other processes' writes first). */
+export interface SqlReader {
+  all(sql: string, params?: SqlParam[]): Row[];
+  get(sql: string, params?: SqlParam[]): Row | undefined;
+  /** Streams rows; return false from `cb` to stop. */
+  each(sql: string, params: SqlParam[], cb: (row: Row) => boolean | void): void;
+}
+
+/** One logical write: the unit of a journal record. */
+export class Batch {
+  readonly stmts: [string, SqlParam[]][] = [];
+  readonly touched = new Set<string>();
+  add(sql: string, params: SqlParam[], ...ids: string[]): void {
+    this.stmts.push([sql, params]);
+    for (const id of ids) this.touched.add(id);
+  }
+}
+
+export function badInput(message: string): MemoryError {
+  return new MemoryError('E_BAD_INPUT', message);
+}
+
+export abstract class Repo {
+  constructor(protected readonly q: SqlReader, private readonly batch: Batch | undefined) {}
+  protected write(sql: string, params: SqlParam[], ...ids: string[]): void {
+    if (!this.batch) throw new MemoryError('E_USAGE', 'store writes happen inside store.transaction(tx => …)');
+    this.batch.add(sql, params, ...ids);
+  }
+}
+
+export const str = (v: SqlParam | undefined): string | null => (v === null || v === undefined ? null : String(v));
+export const num = (v: SqlParam | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+export function json<T>(v: SqlParam | undefined, fallback: T): T {
+  if (typeof v !== 'string') return fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Rows aggregated by json_group_array. Unlike `json`, a parse failure throws: an empty list would read as "no rows". */
+export function jsonRows<T>(v: SqlParam | undefined): T[] {
+  return typeof v === 'string' ? (JSON.parse(v) as T[]) : [];
+}
+
+export function checkTime(name: string, v: unknown): void {
+  if (v !== null && v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw badInput(`${name} must be a number of milliseconds`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// items
