@@ -20,7 +20,7 @@ import { derivedProjectId } from '../../src/vscode/config';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
 import { isCapture, lastUser, textOf, VENDOR } from './chatHarness';
-import { requestScreenshot, until } from './waitFor';
+import { dashboardResponse, requestScreenshot, until } from './waitFor';
 import { internals } from '../../src/engine/internals';
 
 const FACT = 'Our release train leaves every second Thursday at 14:00 UTC from the main branch.';
@@ -149,10 +149,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
     // The dashboard's Agents card asks the host the way the webview does.
     await vscode.commands.executeCommand(OPEN_DASHBOARD_COMMAND);
     const panel = api.dashboard()!;
-    const answered = until(panel.onDidPost, () => {
-      const m = panel.lastMessage as { type: string; id?: number; result?: { name: string; kind: string; connected: boolean }[] } | undefined;
-      return m?.type === 'response' && m.id === 7001 ? m : undefined;
-    }, 'the getAgents answer', 30_000);
+    const answered = dashboardResponse<{ result?: { name: string; kind: string; connected: boolean }[] }>(panel, 7001, 'the getAgents answer');
     await panel.receive({ type: 'request', id: 7001, method: 'getAgents', params: {} });
     const rows = (await answered).result!;
     assert.deepEqual(rows.filter((r) => r.kind === 'mcp').map((r) => [r.name, r.connected]), [['Copilot CLI MCP', true], ['Claude Code MCP', true]]);

@@ -10,7 +10,7 @@ import type { MemoryExtensionApi } from '../../src/extension';
 import type { DashboardToWebview, Overview } from '../../src/protocol/dashboard';
 import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
-import { requestScreenshot, until } from './waitFor';
+import { dashboardResponse, requestScreenshot, until } from './waitFor';
 import { internals } from '../../src/engine/internals';
 
 describe('The dashboard in VS Code', () => {
@@ -102,10 +102,7 @@ describe('The dashboard in VS Code', () => {
     let nextId = 9000;
     const act = async (id: string, action: 'keep' | 'edit' | 'promote') => {
       const reqId = nextId++;
-      const answered = until(panel.onDidPost, () => {
-        const m = panel.lastMessage as { type: string; id?: number; ok?: boolean; result?: { done: boolean; message: string; noteId?: string }; error?: { message: string } } | undefined;
-        return m?.type === 'response' && m.id === reqId ? m : undefined;
-      }, `the ${action} answer`, 30_000);
+      const answered = dashboardResponse<{ ok?: boolean; result?: { done: boolean; message: string; noteId?: string }; error?: { message: string } }>(panel, reqId, `the ${action} answer`);
       // Exactly the message the webview's button posts.
       await panel.receive({ type: 'request', id: reqId, method: 'reviewAction', params: { id, action } });
       const r = await answered;

@@ -55,3 +55,18 @@ export function until<T>(event: Event<unknown>, check: () => T | undefined | fal
     if (first !== undefined && first !== false) finish(first);
   });
 }
+
+/**
+ * The dashboard host's response to request `id`, taken from the posted message itself: the host posts
+ * concurrently (a `changed` re-render asks for the overview while an action is answered), so its
+ * `lastMessage` may already be a later message when the event for this one fires.
+ */
+export function dashboardResponse<T>(panel: { onDidPost: Event<unknown> }, id: number, what: string, ms = 30_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`timed out after ${ms} ms waiting for ${what}`)); }, ms);
+    const sub = panel.onDidPost((m) => {
+      const r = m as { type?: string; id?: number } | undefined;
+      if (r?.type === 'response' && r.id === id) { clearTimeout(timer); sub.dispose(); resolve(m as T); }
+    });
+  });
+}
