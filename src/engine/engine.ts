@@ -26,6 +26,7 @@ import type { ParsedNote } from './vault/noteParser';
 import { setNoteFilePinned } from './vault/notePin';
 import { captureDepsOf, registerEngineParts } from './internals';
 import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
+export type { CaptureBudget, CaptureInput, LedgerOutcome } from './write/capture';
 import { Store } from './store/store';
 import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
