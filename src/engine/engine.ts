@@ -26,6 +26,7 @@ import type { ParsedNote } from './vault/noteParser';
 import { setNoteFilePinned } from './vault/notePin';
 import { captureDepsOf, registerEngineParts } from './internals';
 import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
+export type { CaptureBudget, CaptureInput, LedgerOutcome } from './write/capture';
 import { Store } from './store/store';
 import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
@@ -123,11 +124,10 @@ export class MemoryEngine extends Disposable {
     this.recaller = new Recaller(store, this.keeper.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const self = this;
+    const keeper = this.keeper;
     registerEngineParts(this, {
       store, vault: this.vault, writer: this.writer, recaller: this.recaller, healthMonitor: this.healthMonitor,
-      get index() { return self.index; },
+      get index() { return keeper.index; },
       rawIndex: this.keeper.recallIndex,
     });
     this.query = {

@@ -6,12 +6,11 @@
 // results are never saved; a failed save costs a memory, never an answer; logs carry ids and counts only.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { MemoryEngine } from '../../engine/engine';
+import type { LedgerOutcome, MemoryEngine } from '../../engine/engine';
 import { isMemoryError, errorCode } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import type { RecallResult } from '../../engine/recall/recaller';
 import type { EngineSettings } from '../../engine/settings';
-import type { LedgerOutcome } from '../../engine/write/capture';
 import type { ToolResultInput, TurnResult } from '../../engine/write/turnWriter';
 import { maskOrWithhold } from '../../engine/write/mask';
 import { isLocalBridgeModel, LOCAL_VENDOR } from '../bridge/localModelProvider';

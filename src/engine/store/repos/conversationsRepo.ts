@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// conversations
 import { Repo, Row, SqlParam, checkTime, json, num, str } from './repoBase';
 
 export interface Conversation {
@@ -53,6 +54,3 @@ export class ConversationsRepo extends Repo {
     this.write('UPDATE conversations SET capture_calls = capture_calls + 1 WHERE id = ?', [id], id);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// raw_buffers: the per-conversation raw-record buffer, so a crash before the flush loses nothing

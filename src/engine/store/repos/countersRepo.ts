@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// counters, vector_state, meta
 import { Repo, badInput } from './repoBase';
 
 export class CountersRepo extends Repo {

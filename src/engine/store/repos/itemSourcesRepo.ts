@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// item_sources: derived item → the items it came from (trust/secret/project propagation, forget)
 import { type ItemKind } from '../../types';
 import { Repo, jsonRows } from './repoBase';
 
@@ -32,6 +33,3 @@ export class ItemSourcesRepo extends Repo {
     else this.write('DELETE FROM item_sources WHERE item_id = ? AND source_id = ?', [itemId, sourceId], itemId);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// links: wikilinks (target text as written) and their resolved item ids, for backlinks

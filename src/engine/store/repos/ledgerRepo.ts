@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// capture ledger, audit log, purge log: append-only records with JS-generated ids
 import * as crypto from 'node:crypto';
 import { Repo, SqlParam, checkTime, json, str } from './repoBase';
 

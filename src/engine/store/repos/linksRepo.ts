@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// links: wikilinks (target text as written) and their resolved item ids, for backlinks
 import { Repo, Row, badInput, jsonRows, str } from './repoBase';
 
 export interface Link {
@@ -46,6 +47,3 @@ export class LinksRepo extends Repo {
   }
 }
 const toLink = (r: Row): Link => ({ fromId: String(r.from_id), target: String(r.target), toId: str(r.to_id) });
-
-// ---------------------------------------------------------------------------------------------
-// conversations

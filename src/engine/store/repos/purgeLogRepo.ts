@@ -23,6 +23,3 @@ export class PurgeLogRepo extends Repo {
     return rows.map((r) => ({ id: String(r.id), at: Number(r.at), action: String(r.action), ref: str(r.ref), record: json(r.record, {}) }));
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// quarantines (SPEC §7)

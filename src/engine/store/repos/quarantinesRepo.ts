@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// quarantines (SPEC §7)
 import { type Trust } from '../../types';
 import { Repo, Row, checkTime, json, num, str } from './repoBase';
 
@@ -67,6 +68,3 @@ const toQuarantine = (r: Row): Quarantine => ({
   rangeTo: num(r.range_to), reason: str(r.reason), status: r.status === 'released' ? 'released' : 'active', releasedAt: num(r.released_at),
   counts: json(r.counts, {}), detail: json(r.detail, {}),
 });
-
-// ---------------------------------------------------------------------------------------------
-// counters, vector_state, meta

@@ -1,4 +1,13 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// raw_blobs + raw_chunks: the raw record (R-WRITE-3). Each message is addressed by the sha256 of its
+// bytes (stored once, `seen` counts repeats) and lives in a slot of a chunk compressed per flush with
+// rawCodec's batch codec (~2.8× vs ~1.6× per message). A small flush (a short chat session) is merged
+// with the newest chunk while that stays ≤ 32 KiB of text — written as a NEW chunk that the old chunk's
+// rows move to, never appended in place, so a writer working from a stale read can duplicate bytes but
+// never lose a message. Forgetting a message drops its row at once and rewrites its chunk without it
+// (slot blanked, chunk re-compressed; a chunk with no live slot is deleted), so forgotten text really
+// leaves the database. (Two forgets racing from stale reads can leave a forgotten slot's bytes until the
+// chunk's next rewrite, which blanks every slot without a row.)
 import { MemoryError } from '../../errors';
 import { compressBatch, contentHash, decompressBatch, encodeText } from '../../write/rawCodec';
 import { newRowId } from './ledgerRepo';
@@ -243,6 +252,3 @@ export class RawBlobsRepo extends Repo {
     return texts;
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// item_sources: derived item → the items it came from (trust/secret/project propagation, forget)

@@ -1,4 +1,5 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
+// raw_buffers: the per-conversation raw-record buffer, so a crash before the flush loses nothing
 import { Repo, badInput, checkTime, json } from './repoBase';
 
 export interface RawBufferEntry {
@@ -36,6 +37,3 @@ export class RawBuffersRepo extends Repo {
     this.write('DELETE FROM raw_buffers WHERE conversation = ? AND seq <= ?', [conversation, uptoSeq]);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// capture ledger, audit log, purge log: append-only records with JS-generated ids

@@ -55,6 +55,3 @@ export function jsonRows<T>(v: SqlParam | undefined): T[] {
 export function checkTime(name: string, v: unknown): void {
   if (v !== null && v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw badInput(`${name} must be a number of milliseconds`);
 }
-
-// ---------------------------------------------------------------------------------------------
-// items
