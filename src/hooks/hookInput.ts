@@ -1,5 +1,5 @@
 // The JSON document an agent hook gets on stdin, normalised. Sources of each field:
-// - VS Code / Copilot Chat agent hooks (measured in code-server 1.139.1, /work/shared/TESTING.md): snake_case
+// - VS Code / Copilot Chat agent hooks (measured in code-server 1.139.1, ../shared/TESTING.md beside the checkout): snake_case
 //   `timestamp`, `hook_event_name`, `session_id`, `transcript_path`, `cwd`; `source`, `model` (SessionStart);
 //   `prompt` (UserPromptSubmit); `stop_hook_active` (Stop).
 // - Claude Code (docs.anthropic.com/en/docs/claude-code/hooks, "Hook Input"): the same snake_case names.

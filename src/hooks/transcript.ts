@@ -3,7 +3,7 @@
 // - Copilot (VS Code agent mode, Copilot CLI): `{"type": "user.message" | "assistant.message" |
 //   "tool.execution_start" | …, "data": {…}, "id", "timestamp", "parentId"}`; `user.message` and
 //   `assistant.message` carry `data.content`, assistant messages also `data.toolRequests` and sometimes
-//   `data.reasoningText` (measured in code-server 1.139.1 with Copilot Chat 0.67, /work/shared/TESTING.md).
+//   `data.reasoningText` (measured in code-server 1.139.1 with Copilot Chat 0.67, ../shared/TESTING.md beside the checkout).
 // - Claude Code: `{"type": "user" | "assistant" | "summary" | …, "message": {"role", "content", "model"},
 //   "uuid", "sessionId", "isSidechain", "isMeta"}` where `content` is a string or blocks (`text`,
 //   `tool_use`, `tool_result`, `thinking`) — docs.anthropic.com/en/docs/claude-code/hooks ("transcript_path")
