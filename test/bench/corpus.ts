@@ -5,6 +5,7 @@
 // (a date, a ticket, a version, a place, an amount) is appended. `distinct` in a bench's output counts
 // the texts actually produced, so a claim of "N distinct texts" is checked, not assumed.
 import { readFileSync } from 'node:fs';
+import { prng } from '../../src/engine/prng';
 
 interface Sample { sessions: { turns: { speaker: string; text: string }[] }[]; qa: { question: string }[] }
 
@@ -31,17 +32,6 @@ const DETAILS: ((r: () => number) => string)[] = [
   (r) => `${NAMES[Math.floor(r() * NAMES.length)]} was there too, around ${1 + Math.floor(r() * 12)} pm.`,
 ];
 
-/** mulberry32: a small deterministic PRNG (same stream on every machine). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function loadCorpus(file: string): Corpus {
   const data = JSON.parse(readFileSync(file, 'utf8')) as Sample[];

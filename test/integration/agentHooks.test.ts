@@ -19,7 +19,7 @@ import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPane
 import { derivedProjectId } from '../../src/vscode/config';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
-import { isCapture, lastUser, textOf, VENDOR } from './chatHarness';
+import { isCapture, lastUser, textOf, VENDOR, chatModelListed } from './chatHarness';
 import { dashboardResponse, requestScreenshot, until } from './waitFor';
 import { internals } from '../../src/engine/internals';
 
@@ -183,14 +183,7 @@ describe('agent hooks: Connect Agents and Copilot\'s agent in VS Code', function
       server = await FakeOpenAiServer.start((req) => { setImmediate(() => serverRecorded.fire()); return answer(req); });
       await cfg().update('localModels', [{ name: 'Stub Local', baseUrl: server.baseUrl, model: 'stub-model', contextWindow: 32768 }], vscode.ConfigurationTarget.Global);
       // The bridge model appears once the setting reached the provider (an event, not a sleep).
-      if (!(await vscode.lm.selectChatModels({ vendor: VENDOR })).length) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => { sub.dispose(); reject(new Error('the bridge model never appeared in vscode.lm')); }, 20_000);
-          const sub = vscode.lm.onDidChangeChatModels(async () => {
-            if ((await vscode.lm.selectChatModels({ vendor: VENDOR })).length) { clearTimeout(timer); sub.dispose(); resolve(); }
-          });
-        });
-      }
+      await chatModelListed({ vendor: VENDOR });
       await vscode.commands.executeCommand('memory.connectAgents', ['copilot']);
     });
 

@@ -87,3 +87,17 @@ export async function ask(query: string, opts: AskOptions = {}): Promise<Asked> 
   if (!shown) throw new Error(`the chat shows no request after sending "${query.slice(0, 40)}"`);
   return { result, shown, markdown: markdownOf(shown) };
 }
+
+/** The first chat model matching `selector` once VS Code lists it (an event, never a sleep); `what` names it in the timeout. */
+export async function chatModelListed(selector: vscode.LanguageModelChatSelector, what = 'the bridge model', ms = 20_000): Promise<vscode.LanguageModelChat> {
+  const find = async () => (await vscode.lm.selectChatModels(selector))[0];
+  const now = await find();
+  if (now) return now;
+  return new Promise<vscode.LanguageModelChat>((resolve, reject) => {
+    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`${what} never appeared in vscode.lm`)); }, ms);
+    const sub = vscode.lm.onDidChangeChatModels(async () => {
+      const m = await find();
+      if (m) { clearTimeout(timer); sub.dispose(); resolve(m); }
+    });
+  });
+}

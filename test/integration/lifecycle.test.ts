@@ -13,7 +13,7 @@ import type { MemoryExtensionApi } from '../../src/extension';
 import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
-import { ask, isCapture, lastUser, textOf, VENDOR } from './chatHarness';
+import { ask, isCapture, lastUser, textOf, VENDOR, chatModelListed } from './chatHarness';
 import { until as untilEvent, waitForEvent } from './waitFor';
 import { OPEN_DASHBOARD_COMMAND } from '../../src/vscode/dashboard/dashboardPanel';
 import { internals } from '../../src/engine/internals';
@@ -51,12 +51,7 @@ describe('The memory lifecycle in VS Code (no echo, forget)', function () {
   }
 
   async function modelListed(): Promise<void> {
-    const has = async () => (await vscode.lm.selectChatModels(ECHO)).length > 0;
-    if (await has()) return;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => { sub.dispose(); reject(new Error('the echo model never appeared in vscode.lm')); }, 20_000);
-      const sub = vscode.lm.onDidChangeChatModels(async () => { if (await has()) { clearTimeout(timer); sub.dispose(); resolve(); } });
-    });
+    await chatModelListed(ECHO, 'the echo model');
   }
 
   before(async () => {

@@ -14,7 +14,7 @@ import { MemoryLoadDocTool } from '../../src/vscode/tools/memoryLoadDocTool';
 import { createCallBudget } from '../../src/vscode/tools/registerMemoryTools';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, EXTENSION_ID, userSettingsLoaded } from './api';
-import { isCapture, textOf as requestText, VENDOR } from './chatHarness';
+import { isCapture, textOf as requestText, VENDOR, chatModelListed } from './chatHarness';
 import { requestScreenshot, until } from './waitFor';
 import { internals } from '../../src/engine/internals';
 
@@ -215,14 +215,7 @@ describe('Memory in every agent (tools, instructions, skill, API)', function () 
     before(async () => {
       server = await FakeOpenAiServer.start((req) => { setImmediate(() => recorded.fire()); return answer(req); });
       await cfg().update('localModels', [{ name: 'Stub Local', baseUrl: server.baseUrl, model: 'stub-model', contextWindow: 32768 }], vscode.ConfigurationTarget.Global);
-      if (!(await vscode.lm.selectChatModels({ vendor: VENDOR })).length) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => { sub.dispose(); reject(new Error('the bridge model never appeared in vscode.lm')); }, 20_000);
-          const sub = vscode.lm.onDidChangeChatModels(async () => {
-            if ((await vscode.lm.selectChatModels({ vendor: VENDOR })).length) { clearTimeout(timer); sub.dispose(); resolve(); }
-          });
-        });
-      }
+      await chatModelListed({ vendor: VENDOR });
     });
 
     after(async () => {

@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gateViews } from './poisonGate';
 import { encodeGateModel, featureSets, GateModel, loadGateModel, windowLogit } from './poisonGateModel';
+import { prng } from '../prng';
 
 export interface TrainRow {
   text: string;
@@ -48,17 +49,6 @@ export const TRAIN_DEFAULTS = {
   untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
 } as const;
 
-/** mulberry32: a tiny seeded PRNG (the only randomness in training). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Example { sets: number[][]; y: number; weight: number }
 

@@ -8,7 +8,7 @@ import type { EngineSettings } from '../../engine/settings';
 import { localDay } from '../../engine/vault/vaultLayout';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import { reportFailure, type EngineHost } from '../engineHost';
-import { errorCode } from '../../engine/errors';
+import { scheduleDaily } from './dailyRun';
 
 export const CONSOLIDATE_COMMAND = 'memory.consolidateNow';
 
@@ -69,26 +69,14 @@ export function registerConsolidateCommand(
   }));
 
   // Nightly (off by default): one run per local day, shared across windows through the store's last-run stamp.
-  let busy = false;
-  const tick = async () => {
-    if (busy || !settings().consolidationNightly || !settings().enabled) return;
-    busy = true;
-    try {
-      const engine = await host.get();
-      const now = Date.now();
-      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-      const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(now));
-      const last = engine.lastConsolidation();
-      if (hour < NIGHTLY_HOUR || (last !== null && localDay(last, zone) === localDay(now, zone))) return;
+  scheduleDaily(context, host, logger, {
+    name: 'consolidate.nightly', everyMs: NIGHTLY_CHECK_MS,
+    enabled: () => settings().consolidationNightly && settings().enabled,
+    hour: () => NIGHTLY_HOUR,
+    lastDay: (engine, zone) => { const last = engine.lastConsolidation(); return last === null ? null : localDay(last, zone); },
+    run: async () => {
       const report = await run({});
       logger.info('consolidate.nightly', { promoted: report.promoted, demoted: report.demoted, expired: report.expired, skippedNoModel: report.skippedNoModel });
-    } catch (e) {
-      logger.warn('consolidate.nightly_failed', { error: errorCode(e) });
-    } finally {
-      busy = false;
-    }
-  };
-  const timer = setInterval(() => { void tick(); }, NIGHTLY_CHECK_MS);
-  const first = setTimeout(() => { void tick(); }, 60_000); // a minute after start: never during activation
-  context.subscriptions.push({ dispose: () => { clearInterval(timer); clearTimeout(first); } });
+    },
+  });
 }

@@ -6,10 +6,9 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../engine/host';
 import type { ReflectionResult } from '../../engine/maintain/reflection';
 import type { EngineSettings } from '../../engine/settings';
-import { localDay } from '../../engine/vault/vaultLayout';
 import { pickBackgroundModel } from '../bridge/lmBackgroundModel';
 import { reportFailure, type EngineHost } from '../engineHost';
-import { errorCode } from '../../engine/errors';
+import { scheduleDaily } from './dailyRun';
 
 export const REFLECT_COMMAND = 'memory.reflect';
 
@@ -51,29 +50,17 @@ export function registerReflectCommand(
     }
   }));
 
-  let busy = false;
-  const tick = async () => {
-    const s = settings();
-    if (busy || !s.reflectionEnabled || !s.enabled) return;
-    busy = true;
-    try {
-      const engine = await host.get();
-      const now = Date.now();
-      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-      const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(now));
-      if (hour < s.reflectionHour || engine.lastReflectionDay() === localDay(now, zone)) return;
+  scheduleDaily(context, host, logger, {
+    name: 'reflect.daily', everyMs: DAILY_CHECK_MS,
+    enabled: () => settings().reflectionEnabled && settings().enabled,
+    hour: () => settings().reflectionHour,
+    lastDay: (engine) => engine.lastReflectionDay(),
+    run: async () => {
       const r = await run({});
       logger.info('reflect.daily', { day: r.day, modelPart: r.modelPart });
       void vscode.window.showInformationMessage(`Memory: your morning briefing for ${r.day} is ready.`, 'Open').then((pick) => {
         if (pick) void vscode.window.showTextDocument(vscode.Uri.file(r.path));
       });
-    } catch (e) {
-      logger.warn('reflect.daily_failed', { error: errorCode(e) });
-    } finally {
-      busy = false;
-    }
-  };
-  const timer = setInterval(() => { void tick(); }, DAILY_CHECK_MS);
-  const first = setTimeout(() => { void tick(); }, 60_000); // a minute after start: never during activation
-  context.subscriptions.push({ dispose: () => { clearInterval(timer); clearTimeout(first); } });
+    },
+  });
 }
