@@ -32,6 +32,8 @@ import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
 import { appendTurn, recentTurns, type RecentTurn } from './vault/dailyLog';
 import { VaultIndex, type VaultSyncReport } from './vault/vaultIndex';
+import { ProjectVault } from './project/projectVault';
+export type { ProjectAttachOptions, ProjectChangeEvent, ProjectNoteInfo, ProjectVaultInfo, ProjectVaultReport } from './project/projectVault';
 import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './write/agentSave';
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { updateWorkingBlock } from './write/workingUpdate';
@@ -97,6 +99,8 @@ export class MemoryEngine extends Disposable {
   private readonly access: AccessCounter;
   private readonly statusReader: StatusReader;
   private readonly forgetter: Forgetter;
+  /** The repository's project vault (issue #15; project/projectVault.ts): attach, notes, share, make personal. */
+  readonly project: ProjectVault;
 
   private constructor(
     private readonly store: Store,
@@ -122,6 +126,10 @@ export class MemoryEngine extends Disposable {
       whenLogsWritten: () => this.whenLogsWritten(), syncIndex: () => this.syncIndex(), persistIndex: (why) => this.persistIndex(why),
     });
     this.recaller = new Recaller(store, this.keeper.recallIndex, this.vaultDir, settings, clock, logger, (i) => this.writer.textOf(i));
+    this.project = this._register(new ProjectVault({
+      store, clock, logger, personal: this.vault, personalDir: this.vaultDir, afterWrite: () => this.index.embedPending().then(() => undefined),
+    }));
+    this.recaller.rowVisible = (id, meta) => this.project.visible(id, meta);
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
     const keeper = this.keeper;
@@ -134,7 +142,7 @@ export class MemoryEngine extends Disposable {
       items: store.items, links: store.links, itemSources: store.itemSources, quarantines: store.quarantines, ledger: store.ledger,
       textOf: (it) => this.textOfItem(it),
       hasVector: (id) => this.index.hasVector(id),
-      readNote: (id) => this.vault.readNote(id),
+      readNote: (id) => (id.startsWith('pv:') ? this.project.attached?.index.readNote(id) ?? Promise.resolve(undefined) : this.vault.readNote(id)),
     };
   }
 
@@ -224,6 +232,7 @@ export class MemoryEngine extends Disposable {
     const item = this.store.items.get(id);
     if (!item) throw new MemoryError('E_NOT_FOUND', 'no such memory');
     if (item.kind !== 'note' || !item.path) throw new MemoryError('E_BAD_INPUT', 'only a vault note is pinned from its file');
+    refuseProjectNote(id);
     const pinned = await setNoteFilePinned(this.vaultDir, item.path, on);
     await this.vault.syncFile(item.path);
     return pinned;
@@ -236,7 +245,7 @@ export class MemoryEngine extends Disposable {
    */
   async capture(input: CaptureInput, opts: { model?: BackgroundModel; signal?: AbortSignal; budget?: CaptureBudget } = {}): Promise<LedgerOutcome> {
     this.ensureOpen();
-    return captureTurn(input, captureDepsOf(this, opts.model, { signal: opts.signal, budget: opts.budget }));
+    return captureTurn(input, captureDepsOf(this, opts.model, { signal: opts.signal, budget: opts.budget, ...this.proposedTarget(input.project) }));
   }
 
   /** Counts a chat turn for the health check (every N turns); the notice to show once per worsening, or null. */
@@ -378,6 +387,7 @@ export class MemoryEngine extends Disposable {
     await this.vaultSynced;
     const res = await saveAgentNote({
       store: this.store, vault: this.vault, vaultDir: this.vaultDir, clock: this.clock, logger: this.logger, enabled: this.settingsValue.enabled,
+      ...this.proposedTarget(input.project),
     }, input);
     await this.index.embedPending();
     return res;
@@ -389,12 +399,14 @@ export class MemoryEngine extends Disposable {
    */
   async forgetPreview(id: string): Promise<ForgetPlan> {
     this.ensureOpen();
+    refuseProjectNote(id);
     return this.forgetter.preview(id);
   }
 
   /** Deletes one item everywhere memory keeps it (see forgetPreview); the audit row records ids and counts only. */
   async forget(id: string, actor = 'user'): Promise<{ id: string; removed: string[]; plan: ForgetPlan }> {
     this.ensureOpen();
+    refuseProjectNote(id);
     return this.forgetter.forget(id, actor);
   }
 
@@ -489,6 +501,12 @@ export class MemoryEngine extends Disposable {
     const r = await promoteToNote(this.noteDeps(), id);
     await this.index.embedPending();
     return r;
+  }
+
+  /** Where capture and memory_save write for `project`: the project vault when it proposes notes for it. */
+  private proposedTarget(project: string | undefined): { vault: VaultIndex; vaultDir: string } | object {
+    const p = this.project.attached;
+    return p?.proposeNotes && project === p.projectId ? { vault: p.index, vaultDir: p.dir } : {};
   }
 
   private noteDeps(): DirectNoteDeps {
@@ -588,6 +606,7 @@ export class MemoryEngine extends Disposable {
     if (this.closed) return;
     this.closed = true;
     this.access.stop();
+    this.project.detach(true);
     const vectorsStopped = this.keeper.stop();
     this.writer.dispose();
     await this.vaultSynced;
@@ -622,4 +641,9 @@ export class MemoryEngine extends Disposable {
     this.recaller.noteStoreChange(ids, reloaded);
     this.keeper.noteStoreChange(ids, reloaded);
   }
+}
+
+/** A project note is a file of the repository: it is edited, deleted or made personal there, not here. */
+function refuseProjectNote(id: string): void {
+  if (id.startsWith('pv:')) throw new MemoryError('E_REFUSED', 'a project note is a file in the repository: edit or delete it there, or use Make Personal', { reason: 'project_note' });
 }

@@ -38,8 +38,14 @@ export const ID_PREFIX: Record<ItemKind, string> = {
   note: 'vt:', raw: 'rw:', summary: 'gs:', fact: 'fa:', entity: 'en:', working: 'wk:', doc: 'dc:',
 };
 
-/** The id prefixes, as written in messages: "vt:, rw:, gs:, fa:, en:, wk:, dc:". */
-export const ID_PREFIXES_TEXT = Object.values(ID_PREFIX).join(', ');
+/**
+ * A project-vault note (the repository's `.memory/`, src/engine/project/): kind `note`, id
+ * `pv:<project id>/<path in the project vault>` — never equal to a personal note's `vt:` id.
+ */
+export const PROJECT_NOTE_PREFIX = 'pv:';
+
+/** The id prefixes, as written in messages: "vt:, rw:, gs:, fa:, en:, wk:, dc:, pv:". */
+export const ID_PREFIXES_TEXT = [...Object.values(ID_PREFIX), PROJECT_NOTE_PREFIX].join(', ');
 
 /** Longest id a caller may hand us: `vt:` + a vault path, or a prefix and a short hash. */
 export const MAX_ID_CHARS = 300;
@@ -55,10 +61,10 @@ export function parseMemoryId(raw: unknown): { ok: true; id: string; kind: ItemK
   if (!id) return { ok: false, reason: 'is empty: copy an id from a search result' };
   if (id.length > MAX_ID_CHARS) return { ok: false, reason: `is too long (at most ${MAX_ID_CHARS} chars)` };
   const kind = kindOfId(id);
-  if (!kind || id.length === ID_PREFIX[kind].length || /[\0\r\n]/.test(id)) {
+  if (!kind || id.length === 3 || /[\0\r\n]/.test(id)) {
     return { ok: false, reason: `is not a memory id: ids start with ${ID_PREFIXES_TEXT} (copy one from a search result)` };
   }
-  const rest = id.slice(ID_PREFIX[kind].length);
+  const rest = id.slice(3); // every prefix is three characters
   if (rest.split(/[\\/]/).some((s) => s === '..') || rest.startsWith('/') || rest.includes('\\')) {
     return { ok: false, reason: 'points outside the vault and is refused' };
   }
@@ -66,6 +72,7 @@ export function parseMemoryId(raw: unknown): { ok: true; id: string; kind: ItemK
 }
 
 export function kindOfId(id: string): ItemKind | undefined {
+  if (id.startsWith(PROJECT_NOTE_PREFIX)) return 'note';
   for (const [kind, prefix] of Object.entries(ID_PREFIX)) if (id.startsWith(prefix)) return kind as ItemKind;
   return undefined;
 }

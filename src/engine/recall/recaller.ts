@@ -14,6 +14,7 @@ import { promises as fsp, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { queryTerms } from './keywordIndex';
 import { buildQuery } from './queryBuilder';
+import { agentFilesFor } from '../project/agentFiles';
 import { passageAround, scoreCandidate } from './rank';
 import { budgetFor, buildRecallBlock, type IndexEntry } from './recallBlock';
 import type { RecallIndex } from './recallIndex';
@@ -56,6 +57,11 @@ export interface RecallRequest extends ReadContext {
   /** The answering model's context window in tokens (scales the budget). */
   window?: number;
   canUseTools?: boolean;
+  /**
+   * The agent the block is for ('claude-code', 'copilot-vscode', 'copilot-cli', …): sections of the agent files
+   * its runtime already reads (project/agentFiles.ts agentFilesFor) are left out of its block.
+   */
+  agent?: string;
 }
 
 export interface RecallResult {
@@ -120,6 +126,8 @@ export class Recaller {
   // Durable-index inputs (notes sorted for display, newest summaries), rebuilt after a vt:/gs: change.
   private durable: { notes: DurableRow[]; summaries: DurableRow[] } | null = null;
   private longterm: { text: string; mtimeMs: number; size: number; checkedAt: number } | null = null;
+  /** Beyond scope: may reads show this row? (the project vault shows its rows only while attached). */
+  rowVisible: (id: string, meta?: Readonly<Record<string, unknown>>) => boolean = () => true;
 
   constructor(
     private readonly store: Store,
@@ -134,7 +142,7 @@ export class Recaller {
   /** Drops cached durable-index inputs when notes or summaries changed (the engine forwards store changes). */
   noteStoreChange(ids: readonly string[], reloaded: boolean): void {
     if (!this.durable) return;
-    if (reloaded || ids.some((id) => id.startsWith('vt:') || id.startsWith('gs:'))) this.durable = null;
+    if (reloaded || ids.some((id) => id.startsWith('vt:') || id.startsWith('pv:') || id.startsWith('gs:'))) this.durable = null;
   }
 
   /** Forces the next recall to re-read the long-term file (e.g. the engine just wrote it). */
@@ -198,7 +206,7 @@ export class Recaller {
         if (want.length) for (const it of this.store.items.getMany(want)) fetched.set(it.id, it);
       }
       const item = fetched.get(c.id);
-      if (!item) continue;
+      if (!item || !this.rowVisible(item.id, item.meta)) continue;
       // A note imported into the raw record comes back once, as the note (R-RECALL-4).
       const noteRef = typeof item.meta.note === 'string' ? item.meta.note : null;
       const key = noteRef ?? item.id;
@@ -226,6 +234,8 @@ export class Recaller {
       reason = 'search_failed';
       this.logger.warn('recall.failed', { error: errorCode(e) });
     }
+    const own = agentFilesFor(req.agent);
+    if (own.length) hits = hits.filter((h) => !own.includes(items.get(h.id)?.meta.agentFile as string));
     const canUseTools = req.canUseTools !== false;
     const budget = budgetFor(s.indexBudgetChars, req.window);
     const index = this.durableIndex(rc);
@@ -264,7 +274,7 @@ export class Recaller {
     const s = this.settings();
     const now = this.clock.now();
     const allowed = (it: DurableRow) =>
-      inScope(rc.scope, it.project, it.projectType) && it.trust !== 'quarantined' && !it.untrusted && !it.archived &&
+      inScope(rc.scope, it.project, it.projectType) && this.rowVisible(it.id) && it.trust !== 'quarantined' && !it.untrusted && !it.archived &&
       !it.invalidated && (s.recallIncludeSecrets || !it.secret) && (!it.expiresAt || it.expiresAt > now);
     const { notes, summaries: recentSummaries } = this.durableInputs();
     const out: IndexEntry[] = [];
@@ -365,6 +375,7 @@ export class Recaller {
     if (item.secret && !s.recallIncludeSecrets) return false;
     if (item.role === 'tool' || item.role === 'thinking' || item.role === 'system') return false;
     if (item.expiresAt && item.expiresAt <= this.clock.now()) return false;
+    if (!this.rowVisible(item.id, item.meta)) return false;
     return inScope(rc.scope, item.project, item.projectType);
   }
 

@@ -54,8 +54,20 @@ const RELINK_CHUNK = 2000;
 /** Above this many source notes, stored to_ids are read in one query instead of one query per note. */
 const RELINK_BULK_READ = 64;
 
+/**
+ * A second vault root (the project vault, src/engine/project/) shares this class: its own id prefix (rows of
+ * other roots are never touched) and a hook that sets what the root decides about a row (scope, trust, gate).
+ */
+export interface VaultRootOptions {
+  /** Id prefix of this root's rows (default `vt:`); every row whose id does not start with it is another root's. */
+  idPrefix?: string;
+  /** Adjusts a row before it is written (called for every file read: added, changed, re-read). */
+  decorate?: (input: ItemInput, parsed: ParsedNote) => ItemInput;
+}
+
 export class VaultIndex {
   readonly links = new LinkGraph();
+  readonly idPrefix: string;
   private queue: Promise<unknown> = Promise.resolve();
   /** The graph mirrors the store's note rows (set by loadFromStore; cleared when a write failed midway). */
   private graphLoaded = false;
@@ -65,13 +77,26 @@ export class VaultIndex {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+    private readonly root: VaultRootOptions = {},
+  ) {
+    this.idPrefix = root.idPrefix ?? NOTE_ID_PREFIX;
+  }
+
+  /** This root's note id of a vault-relative path. */
+  noteId(rel: string): string {
+    return this.idPrefix === NOTE_ID_PREFIX ? noteId(rel) : this.idPrefix + noteId(rel).slice(NOTE_ID_PREFIX.length);
+  }
+
+  /** Id, path and stamp of this root's note rows only. */
+  stamps(): FileStamp[] {
+    return this.store.items.fileStamps('note').filter((s) => s.id.startsWith(this.idPrefix));
+  }
 
   /** Builds the link graph from the store: two queries (note ids, all their links), no file reads. */
   loadFromStore(): void {
-    const ids = this.store.items.fileStamps('note').filter((s) => s.path).map((s) => s.id);
+    const ids = this.stamps().filter((s) => s.path).map((s) => s.id);
     const targets = new Map<string, string[]>();
-    for (const l of this.store.links.allFrom(NOTE_ID_PREFIX)) {
+    for (const l of this.store.links.allFrom(this.idPrefix)) {
       const list = targets.get(l.fromId);
       if (list) list.push(l.target); else targets.set(l.fromId, [l.target]);
     }
@@ -109,7 +134,7 @@ export class VaultIndex {
     return this.serial(async () => {
       const paths = new Set<string>();
       const prefix = `${rel}/`;
-      for (const st of this.store.items.fileStamps('note')) if (st.path?.startsWith(prefix)) paths.add(st.path);
+      for (const st of this.stamps()) if (st.path?.startsWith(prefix)) paths.add(st.path);
       if (!isHiddenRelPath(rel)) {
         for await (const p of listNoteFiles(this.vaultDir, rel)) paths.add(p);
       }
@@ -127,7 +152,7 @@ export class VaultIndex {
     return this.serial(() => {
       // Rows are replaced but what the index knew about model-written notes is not forgotten (R-MEM-4).
       const derivedPaths = new Set<string>();
-      this.store.items.forEach({ kind: 'note' }, (it) => { if (it.path && isDerivedItem(it)) derivedPaths.add(it.path); });
+      this.store.items.forEach({ kind: 'note' }, (it) => { if (it.path && it.id.startsWith(this.idPrefix) && isDerivedItem(it)) derivedPaths.add(it.path); });
       return this.syncAllNow({ rebuild: true, derivedPaths });
     });
   }
@@ -135,10 +160,10 @@ export class VaultIndex {
   /** Parsed note of an indexed id (reads the file). */
   async readNote(id: string): Promise<ParsedNote | undefined> {
     const item = this.store.items.get(id);
-    if (!item?.path) return undefined;
+    if (!item?.path || !id.startsWith(this.idPrefix)) return undefined;
     const abs = resolveInVault(this.vaultDir, item.path, { allowHidden: true });
     const content = await fsp.readFile(abs);
-    return parseNote(item.path, content, { knownDerived: isDerivedItem(item) });
+    return { ...parseNote(item.path, content, { knownDerived: isDerivedItem(item) }), id };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -159,16 +184,16 @@ export class VaultIndex {
     const rebuild = opts.rebuild === true;
     this.ensureGraph();
     // Only id, path and stamp of every row: full rows are fetched for the files that were actually read.
-    const stamps = this.store.items.fileStamps('note');
+    const stamps = this.stamps();
     const stampByPath = new Map<string, FileStamp>();
     for (const st of stamps) if (st.path) stampByPath.set(st.path, st);
     const full = new Map<string, Item | undefined>();
-    if (rebuild) this.store.items.forEach({ kind: 'note' }, (it) => { full.set(it.id, it); });
+    if (rebuild) this.store.items.forEach({ kind: 'note' }, (it) => { if (it.id.startsWith(this.idPrefix)) full.set(it.id, it); });
     const prevOf = (id: string): Item | undefined => {
       if (!full.has(id)) full.set(id, rebuild ? undefined : this.store.items.get(id));
       return full.get(id);
     };
-    const derived = (rel: string) => isDerivedItem(prevOf(noteId(rel))) || !!opts.derivedPaths?.has(rel);
+    const derived = (rel: string) => isDerivedItem(prevOf(this.noteId(rel))) || !!opts.derivedPaths?.has(rel);
     const known = (rel: string) => {
       const st = stampByPath.get(rel);
       return st && st.fileMtime !== null && st.fileSize !== null ? { mtimeMs: st.fileMtime, size: st.fileSize } : undefined;
@@ -187,7 +212,8 @@ export class VaultIndex {
     const seen = new Set<string>();
     const puts: { input: ItemInput; links: string[]; isNew: boolean }[] = [];
     const restamp: { id: string; file: FileStampInfo }[] = [];
-    for (const e of scan.entries) {
+    for (const scanned of scan.entries) {
+      const e = this.idPrefix === NOTE_ID_PREFIX ? scanned : { ...scanned, id: this.noteId(scanned.relPath), parsed: scanned.parsed && { ...scanned.parsed, id: this.noteId(scanned.relPath) } };
       report.scanned++;
       if (e.unchanged) {
         seen.add(e.id);
@@ -257,10 +283,11 @@ export class VaultIndex {
   private async syncFileNow(rel: string): Promise<FileSyncResult> {
     if (!isNotePath(rel)) return { id: null, change: 'ignored' };
     this.ensureGraph();
-    const id = noteId(rel);
+    const id = this.noteId(rel);
     const prev = this.store.items.get(id);
     const file = isHiddenRelPath(rel) ? undefined : await this.readNoteFile(rel);
-    const parsed = file && parseNote(rel, file.content, { knownDerived: isDerivedItem(prev) });
+    const parsedRaw = file && parseNote(rel, file.content, { knownDerived: isDerivedItem(prev) });
+    const parsed = parsedRaw && (parsedRaw.id === id ? parsedRaw : { ...parsedRaw, id });
     if (parsed && parsed.skipped) {
       this.logger.warn('vault.skipped', { pathHash: pathHash(rel), code: parsed.problems[0]?.code ?? 'skipped' });
     }
@@ -311,7 +338,7 @@ export class VaultIndex {
     if (near.length === 0) return [];
     const froms = new Set(near.map((l) => l.from));
     const stored = new Map<string, string | null>();
-    const rows = froms.size > RELINK_BULK_READ ? this.store.links.allFrom(NOTE_ID_PREFIX) : [...froms].flatMap((f) => this.store.links.from(f));
+    const rows = froms.size > RELINK_BULK_READ ? this.store.links.allFrom(this.idPrefix) : [...froms].flatMap((f) => this.store.links.from(f));
     for (const r of rows) if (froms.has(r.fromId)) stored.set(`${r.fromId}\0${r.target}`, r.toId);
     const out: Link[] = [];
     for (const l of near) {
@@ -363,7 +390,7 @@ export class VaultIndex {
       .slice(0, 32);
     const by = p.origin?.by;
     const modelWritten = knownDerived || (by !== undefined && MODEL_ORIGINS.has(by)) || p.tags.includes(DERIVED_TAG);
-    return {
+    const input: ItemInput = {
       id: p.id,
       kind: 'note',
       subkind: p.kind,
@@ -398,6 +425,7 @@ export class VaultIndex {
         problems: p.problems.map((x) => x.code),
       },
     };
+    return this.root.decorate ? this.root.decorate(input, p) : input;
   }
 
   /** Writes the row and its links, each resolved by the graph (which must already hold every current note). */

@@ -21,6 +21,10 @@ export interface VaultWatcherOptions {
   mode?: 'auto' | VaultWatchMode;
   /** Wait before re-arming after the watcher failed (ms); 1 s: a vault folder being replaced settles quickly. */
   restartMs?: number;
+  /** A batch of more paths than this (a pull, a branch switch) is one full re-sync pass instead (default: never). */
+  fullSyncAbove?: number;
+  /** Runs before each batch is indexed (the project vault re-reads its git facts here). */
+  beforeSync?: () => Promise<void>;
 }
 
 export interface VaultChangeEvent {
@@ -201,7 +205,8 @@ export class VaultWatcher extends Disposable {
         this.ready.clear();
         const ids = new Set<string>();
         let all = false;
-        if (batch.includes(ALL)) {
+        await this.guard(async () => { await this.opts.beforeSync?.(); });
+        if (batch.includes(ALL) || (this.opts.fullSyncAbove !== undefined && batch.length > this.opts.fullSyncAbove)) {
           all = true;
           await this.guard(() => this.index.syncAll());
         } else {
