@@ -20,6 +20,8 @@ import { createCallBudget, registerMemoryTools } from './vscode/tools/registerMe
 import { registerStatusCommand } from './vscode/commands/statusCommand';
 import { agentRows, registerAgentHooks, type AgentHooks } from './vscode/agents/connectAgents';
 import { registerVaultCommands } from './vscode/commands/vaultCommands';
+import { registerProjectVaultCommands } from './vscode/commands/projectVaultCommands';
+import { ProjectVaultController } from './vscode/project/projectVaultController';
 import { EngineHost } from './vscode/engineHost';
 import { EmbedderController } from './vscode/embedderController';
 import { createEmbedderUi } from './vscode/embedderUi';
@@ -61,6 +63,8 @@ export interface MemoryExtensionApi extends MemoryApiV1 {
   projectReady(): Promise<void>;
   /** The vault language client (its `current` is undefined while no server runs). */
   readonly language: MemoryLanguageClient;
+  /** The repository's project vault (issue #15): attached, or why not. */
+  readonly projectVault: ProjectVaultController;
 }
 
 export const CONFIRM_WORKSPACE_PROJECT_COMMAND = 'memory.confirmWorkspaceProject';
@@ -87,13 +91,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     host = engineHost;
     context.subscriptions.push(engineHost);
 
+    // The repository's project vault (issue #15): attached after each engine open, never in Restricted Mode.
+    const projectVault = new ProjectVaultController({ host: engineHost, logger, project: () => projectScope.current() });
+    context.subscriptions.push(projectVault);
+
     const agents = registerAgentHooks(context, { host: engineHost, logger, settings: () => settings, vaultPath, project: () => projectScope.current() });
     agentHooks = agents;
     registerStatusCommand(context, {
       settings: () => settings, vaultPath, logger, host: engineHost, agents: () => agents.status(), project: () => projectScope.status(),
+      projectVault: () => projectVault.state(),
     });
     registerVaultCommands(context, engineHost, logger);
-    const views = registerVaultViews(context, engineHost, logger);
+    registerProjectVaultCommands(context, { host: engineHost, logger, projectVault, project: () => projectScope.current() });
+    const views = registerVaultViews(context, engineHost, logger, projectVault);
     const statusBar = new MemoryStatusBar(engineHost, () => settings, logger, () => projectScope.status());
     context.subscriptions.push(statusBar);
 
@@ -142,7 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     registerQuarantineCommands(context, { host: engineHost, logger });
     registerConsolidateCommand(context, { host: engineHost, logger, settings: () => settings });
     registerReflectCommand(context, { host: engineHost, logger, settings: () => settings });
-    registerDashboard(context, { host: engineHost, settings: () => settings, logger, agents: () => agentRows(agents.status()) });
+    registerDashboard(context, { host: engineHost, settings: () => settings, logger, agents: () => agentRows(agents.status()), projectVault: () => projectVault.state() });
     const language = new MemoryLanguageClient({ host: engineHost, logger, vaultPath, serverModule: context.asAbsolutePath(path.join('dist', 'server.js')) });
     context.subscriptions.push(language);
 
@@ -155,6 +165,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
       localModels.refresh();
       participant.settingsChanged();
       logger.info('settings.changed');
+      void projectVault.refresh();
       void keys.prune(readUserLocalModels()).catch(() => undefined);
       // A new vault folder means a new engine: get() reopens when the vault differs.
       const current = engineHost.current;
@@ -163,9 +174,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
 
     // Trust granted or folders changed: derive the project again; the status says what changed.
     context.subscriptions.push(
-      vscode.workspace.onDidGrantWorkspaceTrust(() => { projectScope.reset(); statusBar.update(); }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => { projectScope.reset(); statusBar.update(); void projectVault.refresh(); }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => projectScope.reset()),
-      projectScope.onDidChange(() => statusBar.update()),
+      projectScope.onDidChange(() => { statusBar.update(); void projectVault.refresh(); }),
     );
 
     // The engine opens once the project id is known (reading `.git/config` is bounded to 2 s), so the first
@@ -174,7 +185,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Memory
     logger.info('activated', { version: String(context.extension.packageJSON.version ?? ''), restricted: !vscode.workspace.isTrusted });
     const api = createMemoryApi({ host: engineHost, enabled: () => settings.enabled, project, logger });
     return { version: api.version, recall: api.recall, recordTurn: api.recordTurn, views, host: engineHost, statusBar, settings: () => settings, engine: () => engineHost.get(), participant, localModels, embedder,
-      dashboard: () => DashboardPanel.current, agents, project, projectStatus: () => projectScope.status(), projectReady: () => projectReady, language };
+      dashboard: () => DashboardPanel.current, agents, project, projectStatus: () => projectScope.status(), projectReady: () => projectReady, language, projectVault };
   } catch (err) {
     const code = isMemoryError(err) ? err.code : 'E_INTERNAL';
     logger.error('activation.failed', { code });

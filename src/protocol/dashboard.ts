@@ -143,11 +143,28 @@ export interface AgentRowView {
   turns: number;
 }
 
+/** The repository's project vault (issue #15) as the dashboard shows it: counts, never note text. */
+export interface ProjectVaultView {
+  state: 'attached' | 'off' | 'failed';
+  /** One sentence: the counts, or why there is no project vault (Restricted Mode, no folder, …). */
+  sentence: string;
+  folder?: string;
+  notes?: number;
+  owner?: number;
+  peer?: number;
+  flagged?: number;
+  agentFiles?: string[];
+  proposeNotes?: boolean;
+  /** Flagged notes: path and why (never their text). */
+  flaggedNotes?: { relPath: string; verdict: string; detector: string }[];
+}
+
 /** Request name → [params, result]. The single source of both sides' types. */
 export interface DashboardApi {
   getOverview: [Record<string, never>, Overview];
   getEngine: [Record<string, never>, EngineCard];
   getAgents: [Record<string, never>, AgentRowView[]];
+  getProjectVault: [Record<string, never>, ProjectVaultView];
   getWorking: [PageRequest, Page<ItemRow>];
   getEpisodic: [PageRequest, Page<ItemRow>];
   getItem: [{ id: string }, ItemDetail];
@@ -176,7 +193,7 @@ export type DashboardResponse =
 export type DashboardToWebview = { type: 'init'; version: 1 } | { type: 'changed' } | DashboardResponse;
 
 export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
-  'getOverview', 'getEngine', 'getAgents', 'getWorking', 'getEpisodic', 'getItem', 'getNotes', 'getNote', 'getArchive', 'getGraph', 'getTags',
+  'getOverview', 'getEngine', 'getAgents', 'getProjectVault', 'getWorking', 'getEpisodic', 'getItem', 'getNotes', 'getNote', 'getArchive', 'getGraph', 'getTags',
   'getReview', 'getQuarantines', 'reviewAction',
 ];
 

@@ -169,7 +169,7 @@ function histogram(bins: { from: number; to: number; count: number }[], basis: s
 }
 
 async function renderOverview(panel: HTMLElement): Promise<void> {
-  const [o, e, agents] = await Promise.all([request('getOverview', {}), request('getEngine', {}), request('getAgents', {})]);
+  const [o, e, agents, team] = await Promise.all([request('getOverview', {}), request('getEngine', {}), request('getAgents', {}), request('getProjectVault', {})]);
   const c = o.counts;
   const consolidation = o.consolidationNote || undefined;
   const basis = o.salience.basis === 'importance' ? 'Importance (no salience yet)' : o.salience.basis === 'mixed' ? 'Salience (importance where unset)' : 'Salience';
@@ -194,6 +194,7 @@ async function renderOverview(panel: HTMLElement): Promise<void> {
         histogram(o.histogram, basis)),
       card('Recall engine', engineList(e)),
       card('Agents', agentList(agents)),
+      card('Project vault', projectVaultCard(team)),
       card('Top tags', o.topTags.length ? el('ul', { class: 'plain' }, ...o.topTags.map((t) => el('li', {}, el('span', { class: 'tag' }, `#${t.tag}`), ` ${t.count}`))) : el('p', { class: 'muted' }, 'No tags yet.')),
       card('Episodic by source', o.episodicBySource.length ? el('ul', { class: 'plain' }, ...o.episodicBySource.map((s) => el('li', {}, `${s.source}: ${s.count}`))) : el('p', { class: 'muted' }, 'Nothing yet.'))),
     card('Newest episodic items', o.newestEpisodic.length
@@ -211,6 +212,23 @@ function fmtBytes(n: number): string {
   if (n >= 1048576) return `${(n / 1048576).toFixed(1)} MB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
   return `${n} bytes`;
+}
+
+/** The repository's project vault (issue #15): counts, agent files, flagged notes by path (never their text). */
+function projectVaultCard(v: DashboardApi['getProjectVault'][1]): HTMLElement {
+  if (v.state !== 'attached') return el('p', { class: 'muted', id: 'project-vault-off' }, v.sentence);
+  const rows: [string, string][] = [
+    ['Folder', `${v.folder ?? ''}/`],
+    ['Notes', String(v.notes ?? 0)],
+    ['Yours', String(v.owner ?? 0)],
+    ['From teammates (peer)', String(v.peer ?? 0)],
+    ['Flagged (never recalled)', String(v.flagged ?? 0)],
+    ['Agent files', v.agentFiles?.length ? v.agentFiles.join(', ') : 'none'],
+    ['Propose project notes', v.proposeNotes ? 'on' : 'off'],
+  ];
+  return el('div', { id: 'project-vault' },
+    el('dl', { class: 'kv' }, ...rows.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)])),
+    v.flaggedNotes?.length ? el('ul', { class: 'plain', id: 'project-vault-flagged' }, ...v.flaggedNotes.map((f) => el('li', {}, `⚠ ${f.relPath} — ${f.verdict} (${f.detector})`))) : null);
 }
 
 /** Connected agents (Memory: Connect Agents): hooks with their last recorded turn, MCP servers registered. */

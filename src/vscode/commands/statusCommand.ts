@@ -10,6 +10,7 @@ import { describeEmbedder } from '../embedderController';
 import { type EngineHost } from '../engineHost';
 import { agentsLine, type AgentStatus } from '../agents/connectAgents';
 import type { ProjectStatus } from '../config';
+import { describeProjectVault, type ProjectVaultState } from '../project/projectVaultController';
 import { errorCode } from '../../engine/errors';
 
 export const SHOW_STATUS_COMMAND = 'memory.showStatus';
@@ -36,6 +37,8 @@ export interface StatusFigures {
   agents?: AgentStatus[];
   /** The project in use, where it came from, a workspace-provided one awaiting confirmation, Restricted Mode. */
   project?: ProjectStatus;
+  /** The repository's project vault (issue #15): attached with its counts, or why not. */
+  projectVault?: ProjectVaultState;
 }
 
 /** The engine's own figures when it is open; settings alone (plus the error) otherwise. */
@@ -90,7 +93,8 @@ export function statusLine(s: StatusFigures): string {
   const skipped = s.card ? ` · save filter skipped ${describeSkips(s.card.skips)}` : '';
   const agents = s.agents ? ` · ${agentsLine(s.agents)}` : '';
   const gate = s.card?.gate ? ` · poison gate ${describeGate(s.card.gate)}` : '';
-  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}${gate}${agents}${trust}`;
+  const team = s.projectVault && !(s.projectVault.state === 'off' && s.projectVault.reason === 'engine') ? ` · ${describeProjectVault(s.projectVault)}` : '';
+  return `Memory is ${s.enabled ? 'on' : 'off'} · ${s.items} items · embedder ${embedder}${health}${skipped}${gate}${agents}${team}${trust}`;
 }
 
 /** One sentence each for Restricted Mode and a workspace-provided project awaiting confirmation (issue #12). */
@@ -105,11 +109,12 @@ export function projectNotes(p: ProjectStatus | undefined): string[] {
 
 export function registerStatusCommand(
   context: vscode.ExtensionContext,
-  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; agents?: () => AgentStatus[]; project?: () => ProjectStatus },
+  deps: { settings: () => EngineSettings; vaultPath: () => string; logger: Logger; host: EngineHost; agents?: () => AgentStatus[]; project?: () => ProjectStatus; projectVault?: () => ProjectVaultState },
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand(SHOW_STATUS_COMMAND, async () => {
     const figures = await collectStatusFigures(deps.host, deps.settings(), deps.vaultPath(), deps.project?.());
     if (deps.agents) { try { figures.agents = deps.agents(); } catch { /* status without agents */ } }
+    if (deps.projectVault) figures.projectVault = deps.projectVault();
     deps.logger.info('status.shown', { items: figures.items, enabled: figures.enabled, error: figures.error ?? '', restricted: !!figures.project?.restricted });
     // Not awaited: the message resolves only when dismissed, and callers want the figures now.
     void vscode.window.showInformationMessage(statusLine(figures));

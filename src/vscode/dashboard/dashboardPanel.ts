@@ -14,10 +14,11 @@ import type { EngineSettings } from '../../engine/settings';
 import { kindOfId } from '../../engine/types';
 import {
   isDashboardToHost, REVIEW_ACTIONS, type DashboardApi, type DashboardMethod, type DashboardRequest, type DashboardToWebview,
-  type AgentRowView, type ReviewAction, type ReviewActionResult,
+  type AgentRowView, type ProjectVaultView, type ReviewAction, type ReviewActionResult,
 } from '../../protocol/dashboard';
 import type { EngineHost } from '../engineHost';
 import { dashboardHtml, makeNonce } from './dashboardHtml';
+import { describeProjectVault, type ProjectVaultState } from '../project/projectVaultController';
 
 export const OPEN_DASHBOARD_COMMAND = 'memory.openDashboard';
 /** 500 ms: a burst of writes (a flush) refreshes the dashboard once. */
@@ -30,6 +31,8 @@ export interface DashboardDeps {
   extensionUri: vscode.Uri;
   /** Connected agents and their last recorded turns (Memory: Connect Agents). */
   agents?: () => AgentRowView[];
+  /** The repository's project vault: attached with its counts, or why not (issue #15). */
+  projectVault?: () => ProjectVaultState;
 }
 
 export class DashboardPanel extends Disposable implements vscode.Disposable {
@@ -126,6 +129,7 @@ export class DashboardPanel extends Disposable implements vscode.Disposable {
       case 'getOverview': return data.overview();
       case 'getEngine': return data.engineCard();
       case 'getAgents': return this.deps.agents?.() ?? [];
+      case 'getProjectVault': return projectVaultView(this.deps.projectVault?.(), engine);
       case 'getWorking': return data.working(pageReq);
       case 'getEpisodic': return data.episodic(pageReq);
       case 'getItem': return data.item(String(p.id ?? ''));
@@ -208,4 +212,16 @@ export function registerDashboard(context: vscode.ExtensionContext, deps: Omit<D
     vscode.commands.registerCommand(OPEN_DASHBOARD_COMMAND, () => DashboardPanel.show({ ...deps, extensionUri: context.extensionUri })),
     { dispose: () => DashboardPanel.current?.dispose() },
   );
+}
+
+/** The project vault card's data: counts and flagged paths from the engine, the sentence from the controller. */
+export function projectVaultView(s: ProjectVaultState | undefined, engine: MemoryEngine): ProjectVaultView {
+  if (!s) return { state: 'off', sentence: 'no project vault' };
+  if (s.state !== 'attached') return { state: s.state, sentence: describeProjectVault(s) };
+  const i = s.info;
+  return {
+    state: 'attached', sentence: describeProjectVault(s), folder: path.basename(i.dir), notes: i.notes, owner: i.owner, peer: i.peer, flagged: i.flagged,
+    agentFiles: i.agentFiles, proposeNotes: i.proposeNotes,
+    flaggedNotes: engine.project.notes().filter((n) => n.flagged).map((n) => ({ relPath: n.relPath, verdict: n.flagged!.verdict, detector: n.flagged!.detector })),
+  };
 }

@@ -12,6 +12,16 @@ export interface NoteRow {
   trust: string;
   tags: readonly string[];
   pinned: boolean;
+  /** Project vault notes (issue #15): the file's absolute path, its git author, uncommitted, the gate's flag. */
+  project?: { file: string; author?: string; uncommitted: boolean; flagged?: { verdict: string; detector: string } };
+}
+
+/** The project vault section (issue #15): its label and its notes. */
+export interface ProjectSection {
+  label: string;
+  /** One line under the label (counts). */
+  description: string;
+  notes: readonly NoteRow[];
 }
 
 export type VaultNode =
@@ -20,7 +30,8 @@ export type VaultNode =
   | { type: 'note'; id: string; relPath: string; label: string; note: NoteRow }
   | { type: 'logs'; id: string; relPath: string; label: string; children: VaultNode[] }
   | { type: 'month'; id: string; relPath: string; label: string; children: VaultNode[]; newest: boolean }
-  | { type: 'log'; id: string; relPath: string; label: string; day: string };
+  | { type: 'log'; id: string; relPath: string; label: string; day: string }
+  | { type: 'project'; id: string; relPath: string; label: string; description: string; children: VaultNode[] };
 
 /** Top-level folders in the order SPEC R-UI-3 lists them. */
 const FOLDER_ORDER: readonly string[] = [VAULT_DIRS.semantic, VAULT_DIRS.procedural, VAULT_DIRS.projects, VAULT_DIRS.projectTypes];
@@ -41,11 +52,8 @@ function sortNodes(nodes: VaultNode[], topLevel: boolean): VaultNode[] {
   return [...folders, ...notes];
 }
 
-/**
- * Builds the root nodes. `notes` are the indexed notes (any order), `logDays` the `YYYY-MM-DD`
- * of the daily log files, `hasLongterm` whether `longterm.md` exists.
- */
-export function buildVaultTree(notes: readonly NoteRow[], logDays: readonly string[], hasLongterm: boolean): VaultNode[] {
+/** Folders and notes of `notes` (paths relative to their vault), ids prefixed so two vaults never collide. */
+function noteNodes(notes: readonly NoteRow[], idPrefix: string): VaultNode[] {
   const top: VaultNode[] = [];
   const folders = new Map<string, Extract<VaultNode, { type: 'folder' }>>();
   const folderFor = (dir: string): VaultNode[] => {
@@ -54,7 +62,7 @@ export function buildVaultTree(notes: readonly NoteRow[], logDays: readonly stri
     if (existing) return existing.children;
     const slash = dir.lastIndexOf('/');
     const parent = folderFor(slash < 0 ? '' : dir.slice(0, slash));
-    const node = { type: 'folder' as const, id: `folder:${dir}`, relPath: dir, label: dir.slice(slash + 1), children: [] as VaultNode[] };
+    const node = { type: 'folder' as const, id: `${idPrefix}folder:${dir}`, relPath: dir, label: dir.slice(slash + 1), children: [] as VaultNode[] };
     folders.set(dir, node);
     parent.push(node);
     return node.children;
@@ -62,10 +70,22 @@ export function buildVaultTree(notes: readonly NoteRow[], logDays: readonly stri
   for (const n of notes) {
     if (!n.path || isHiddenRelPath(n.path) || n.path === LONGTERM_FILE || n.path.startsWith(`${VAULT_DIRS.logs}/`)) continue;
     const slash = n.path.lastIndexOf('/');
-    folderFor(slash < 0 ? '' : n.path.slice(0, slash)).push({ type: 'note', id: n.id, relPath: n.path, label: n.summary || baseName(n.path), note: n });
+    folderFor(slash < 0 ? '' : n.path.slice(0, slash)).push({ type: 'note', id: `${idPrefix}${n.id}`, relPath: n.path, label: n.summary || baseName(n.path), note: n });
   }
-  const roots = sortNodes(top, true);
+  return sortNodes(top, true);
+}
+
+/**
+ * Builds the root nodes. `notes` are the indexed notes (any order), `logDays` the `YYYY-MM-DD`
+ * of the daily log files, `hasLongterm` whether `longterm.md` exists, `project` the project vault section
+ * (shown right after the long-term file when a project vault is attached).
+ */
+export function buildVaultTree(notes: readonly NoteRow[], logDays: readonly string[], hasLongterm: boolean, project?: ProjectSection): VaultNode[] {
+  const roots = noteNodes(notes, '');
   if (logDays.length) roots.push(logsNode(logDays));
+  if (project) {
+    roots.unshift({ type: 'project', id: 'project-vault', relPath: '', label: project.label, description: project.description, children: noteNodes(project.notes, 'project:') });
+  }
   if (hasLongterm) roots.unshift({ type: 'longterm', id: `${NOTE_ID_PREFIX}${LONGTERM_FILE}`, relPath: LONGTERM_FILE, label: 'Long-term memory' });
   return roots;
 }

@@ -9,9 +9,10 @@ import type { MemoryEngine } from '../../engine/engine';
 import type { Logger } from '../../engine/host';
 import type { Item } from '../../engine/store/repositories';
 import { listLogDays } from '../../engine/vault/dailyLog';
-import { LONGTERM_FILE, isHiddenRelPath, noteId } from '../../engine/vault/vaultLayout';
+import { LONGTERM_FILE, NOTE_ID_PREFIX, isHiddenRelPath, noteId } from '../../engine/vault/vaultLayout';
 import type { EngineHost } from '../engineHost';
-import { buildVaultTree, type NoteRow, type VaultNode } from './vaultModel';
+import { flaggedMessage, type ProjectVaultController } from '../project/projectVaultController';
+import { buildVaultTree, type NoteRow, type ProjectSection, type VaultNode } from './vaultModel';
 import { errorCode } from '../../engine/errors';
 
 export type { VaultNode } from './vaultModel';
@@ -32,7 +33,9 @@ const KIND_ICONS: Readonly<Record<string, string>> = {
 
 /** contextValue of each node type; package.json `view/item/context` menus match on these. */
 export function contextValueOf(node: VaultNode): string {
+  if (node.type === 'note' && node.note.project) return node.note.project.flagged ? 'memory.projectNote.flagged' : 'memory.projectNote';
   if (node.type === 'note') return node.note.pinned ? 'memory.note.pinned' : 'memory.note';
+  if (node.type === 'project') return 'memory.projectVault';
   if (node.type === 'log') return 'memory.log';
   if (node.type === 'longterm') return 'memory.longterm';
   return 'memory.folder';
@@ -50,7 +53,25 @@ export function vaultRelPath(vaultDir: string, fsPath: string): string | undefin
   return rel.split(path.sep).join('/');
 }
 
+/** A project vault note: who wrote it (git), its trust, and a warning when the gate flagged it. */
+function projectNoteTreeItem(node: Extract<VaultNode, { type: 'note' }>, p: NonNullable<NoteRow['project']>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+  const n = node.note;
+  item.id = node.id;
+  item.iconPath = p.flagged ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')) : new vscode.ThemeIcon(KIND_ICONS[n.kind] ?? 'note');
+  const who = p.uncommitted ? 'uncommitted' : n.trust === 'peer' ? (p.author ?? 'teammate') : 'yours';
+  item.description = p.flagged ? `flagged · ${who}` : `${n.trust} · ${who}`;
+  item.tooltip = [`id: ${n.id}`, `kind: ${n.kind}`, `trust: ${n.trust}`, `author: ${p.author ?? (p.uncommitted ? 'uncommitted (yours)' : 'unknown')}`,
+    ...(p.flagged ? [flaggedMessage(p.flagged as Parameters<typeof flaggedMessage>[0])] : [])].join('\n');
+  item.contextValue = contextValueOf(node);
+  const uri = vscode.Uri.file(p.file);
+  item.resourceUri = uri;
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+  return item;
+}
+
 function noteTreeItem(node: Extract<VaultNode, { type: 'note' }>, vaultDir: string): vscode.TreeItem {
+  if (node.note.project) return projectNoteTreeItem(node, node.note.project);
   const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
   const n = node.note;
   item.id = node.id;
@@ -74,7 +95,11 @@ function treeItemOf(node: VaultNode, vaultDir: string): vscode.TreeItem {
     : vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.contextValue = contextValueOf(node);
-  if (collapsible) {
+  if (node.type === 'project') {
+    item.iconPath = new vscode.ThemeIcon('repo');
+    item.description = node.description;
+    item.tooltip = 'The repository\'s project vault: notes shared with everyone who clones it (teammates\' notes count as peer).';
+  } else if (collapsible) {
     item.iconPath = new vscode.ThemeIcon(node.type === 'logs' ? 'calendar' : 'folder');
   } else {
     const uri = vscode.Uri.file(path.join(vaultDir, ...node.relPath.split('/')));
@@ -160,17 +185,33 @@ abstract class RefreshingTree implements vscode.TreeDataProvider<VaultNode>, vsc
 }
 
 export class VaultTreeProvider extends RefreshingTree {
-  constructor(host: EngineHost, logger: Logger) { super(host, logger, VAULT_VIEW_ID); }
+  constructor(host: EngineHost, logger: Logger, private readonly projectVault?: ProjectVaultController) { super(host, logger, VAULT_VIEW_ID); }
 
   protected async build(engine: MemoryEngine | undefined): Promise<VaultNode[]> {
     if (!engine) return [];
     const notes: NoteRow[] = [];
     for (const it of engine.notes()) {
+      if (!it.id.startsWith(NOTE_ID_PREFIX)) continue; // project notes have their own section
       const row = noteRowOf(it);
       if (row && !isHiddenRelPath(row.path)) notes.push(row);
     }
     const days = await listLogDays(engine.vaultDir);
-    return buildVaultTree(notes, days, existsSync(path.join(engine.vaultDir, LONGTERM_FILE)));
+    return buildVaultTree(notes, days, existsSync(path.join(engine.vaultDir, LONGTERM_FILE)), this.projectSection(engine));
+  }
+
+  private projectSection(engine: MemoryEngine): ProjectSection | undefined {
+    const state = this.projectVault?.state();
+    if (state?.state !== 'attached') return undefined;
+    const { info } = state;
+    const notes = this.projectVault!.notes().map((n): NoteRow => {
+      const it = engine.get(n.id);
+      return {
+        id: n.id, path: n.relPath, summary: it?.summary || n.title, kind: it?.subkind ?? 'reference', trust: n.trust, tags: it?.tags ?? [], pinned: false,
+        project: { file: path.join(info.dir, ...n.relPath.split('/')), author: n.author, uncommitted: n.uncommitted, flagged: n.flagged },
+      };
+    });
+    const counts = [`${info.notes} notes`, ...(info.peer ? [`${info.peer} from teammates`] : []), ...(info.flagged ? [`${info.flagged} flagged`] : [])];
+    return { label: `Project: ${path.basename(info.dir)}/`, description: counts.join(' · '), notes };
   }
 }
 
@@ -209,8 +250,8 @@ export interface VaultViews {
   readonly backlinksView: vscode.TreeView<VaultNode>;
 }
 
-export function registerVaultViews(context: vscode.ExtensionContext, host: EngineHost, logger: Logger): VaultViews {
-  const vault = new VaultTreeProvider(host, logger);
+export function registerVaultViews(context: vscode.ExtensionContext, host: EngineHost, logger: Logger, projectVault?: ProjectVaultController): VaultViews {
+  const vault = new VaultTreeProvider(host, logger, projectVault);
   const backlinks = new BacklinksProvider(host, logger);
   const vaultView = vscode.window.createTreeView(VAULT_VIEW_ID, { treeDataProvider: vault, showCollapseAll: true });
   const backlinksView = vscode.window.createTreeView(BACKLINKS_VIEW_ID, { treeDataProvider: backlinks });
@@ -232,6 +273,7 @@ export function registerVaultViews(context: vscode.ExtensionContext, host: Engin
     host.onDidChangeItems(() => { vault.scheduleRefresh(); backlinks.scheduleRefresh(); }),
     host.onDidChangeState((s) => { if (s.state !== 'open') { void vault.refresh(); void backlinks.refresh(); } }),
     vscode.window.onDidChangeActiveTextEditor(() => backlinks.scheduleRefresh()),
+    ...(projectVault ? [projectVault.onDidChange(() => vault.scheduleRefresh())] : []),
     { dispose: () => { for (const d of engineSubs) d.dispose(); } },
   );
   return { vault, backlinks, vaultView, backlinksView };
@@ -296,7 +338,7 @@ export class VaultFileSync implements vscode.Disposable {
     // A folder (or a file we do not index): drop every note indexed under it.
     const prefix = `${rel}/`;
     for (const it of this.engine.notes()) {
-      if (it.path?.startsWith(prefix)) this.queue(path.join(this.engine.vaultDir, ...it.path.split('/')));
+      if (it.id.startsWith(NOTE_ID_PREFIX) && it.path?.startsWith(prefix)) this.queue(path.join(this.engine.vaultDir, ...it.path.split('/')));
     }
   }
 
