@@ -95,4 +95,21 @@ describe('Restricted Mode: memory answers from the user\'s memory and loads noth
       await cfg.update('vaultPath', process.env.MEMORY_TEST_VAULT, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it('loads no project vault from the repository (issue #15) and says so in status', async () => {
+    const api = await activated();
+    const engine = await api.engine();
+    await api.projectReady();
+    const state = await api.projectVault.refresh();
+    assert.deepEqual(state, { state: 'off', reason: 'restricted' });
+    assert.equal(engine.project.info(), undefined, 'nothing attached');
+    assert.ok(existsSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.memory', 'project', 'deploy-days.md')), 'the repository has a project vault');
+    assert.equal(internals(engine).store.items.list({ kind: 'note' }).filter((it) => it.id.startsWith('pv:')).length, 0, 'no project note was indexed');
+    const hits = await engine.search('quokka service deploys Fridays', { project: api.project().project });
+    assert.ok(!hits.some((h) => h.id.startsWith('pv:')), 'the team\'s notes are not recalled');
+    assert.equal(api.views.vault.model.some((n) => n.type === 'project'), false, 'no project section in the Vault tree');
+    const figures = await vscode.commands.executeCommand<StatusFigures>('memory.showStatus');
+    assert.match(statusLine(figures), /project vault not loaded \(Restricted Mode/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('memory.shareWithProject', 'vt:none.md', { confirmed: true })).then((r) => { if (r === undefined) throw new Error('refused'); }));
+  });
 });
