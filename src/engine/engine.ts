@@ -542,6 +542,11 @@ export class MemoryEngine extends Disposable {
   async rebuild(): Promise<VaultSyncReport> {
     this.ensureOpen();
     const report = await this.vault.rebuild();
+    // The attached project vault's rows come from its files too (issue #15).
+    if (this.project.info()) {
+      const p = await this.project.sync();
+      for (const k of ['scanned', 'added', 'updated', 'removed', 'problems', 'skipped', 'read'] as const) report[k] += p[k];
+    }
     await this.index.embedPending();
     return report;
   }

@@ -6,7 +6,7 @@
 // `.memory/` as an uncommitted file (real git says so) and Make Personal moves it back; a secret-tagged note is refused.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine } from '../../src/engine/engine';
@@ -19,7 +19,7 @@ import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant'
 import { walkVaultTree, type VaultNode } from '../../src/vscode/views/vaultModel';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
 import { activated, userSettingsLoaded } from './api';
-import { isCapture, lastUser } from './chatHarness';
+import { chatModelListed, isCapture, lastUser, VENDOR } from './chatHarness';
 import { requestScreenshot, until, waitForEvent } from './waitFor';
 
 function answer(req: RecordedRequest): Reply {
@@ -48,6 +48,15 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
     await api.projectReady();
     engine = await api.engine();
     await until(api.projectVault.onDidChange, () => api.projectVault.state().state === 'attached', 'the project vault to attach', 30_000);
+  });
+
+  // The personal notes these tests wrote go again (the Vault view's own tests expect its folders alone).
+  after(async () => {
+    for (const rel of ['project/staging-db.md', 'project/vpn.md']) {
+      rmSync(path.join(engine.vaultDir, ...rel.split('/')), { force: true });
+      await internals(engine).vault.syncFile(rel);
+    }
+    rmSync(path.join(engine.vaultDir, 'project'), { recursive: true, force: true });
   });
 
   it('shows the project vault in the Vault tree: the teammate\'s note as peer, the poisoned note flagged with a diagnostic', async () => {
@@ -92,10 +101,12 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
     const cfg = vscode.workspace.getConfiguration('memory');
     try {
       await cfg.update('localModels', [{ name: 'Team Local', baseUrl: server.baseUrl, model: 'team-model', contextWindow: 32768 }], vscode.ConfigurationTarget.Global);
+      const model = { vendor: VENDOR, id: 'team-local' };
+      await chatModelListed(model, 'the team model');
       await internals(engine).index.embedPending();
       await vscode.commands.executeCommand('workbench.action.chat.newChat');
       const recorded = waitForEvent<TurnRecordedEvent>(api.participant.onDidRecordTurn, 'the @memory turn to be saved', 60_000);
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@memory when does the quokka service deploy, per the handover?' });
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@memory when does the quokka service deploy, per the handover?', blockOnResponse: true, modelSelector: model });
       const ev = await recorded;
       assert.equal(ev.error, undefined);
       const sent = server.chats.find((r) => !isCapture(r) && /quokka service deploy/.test(lastUser(r)));

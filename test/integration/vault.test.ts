@@ -139,6 +139,7 @@ describe('The Vault view in VS Code', () => {
   it('restores the tree from the files with Rebuild Index after the store lost its note rows', async () => {
     const ids: string[] = [];
     internals(engine).store.items.forEach({ kind: 'note' }, (it) => { ids.push(it.id); });
+    assert.ok(ids.some((id) => id.startsWith('pv:')), 'the project vault\'s rows are lost too');
     assert.ok(ids.length >= 2);
     // Engine internals on purpose: simulate a store that lost its vault-derived rows.
     await internals(engine).store.transaction((tx) => { for (const id of ids) tx.items.delete(id); });
@@ -172,7 +173,8 @@ describe('The Vault view in VS Code', () => {
     rmSync(path.join(vault, 'semantic', 'probe.md'));
     await until(api.views.vault.onDidRefresh, () => !noteNode('vt:semantic/probe.md'), 'the deleted probe to leave the tree');
     const roots = api.views.vault.model.map((n) => n.label);
-    assert.deepEqual(roots, ['Long-term memory', 'semantic', 'procedural', 'projects', 'project-types', 'logs']);
+    // The workspace is a repository with a project vault (issue #15): its section follows the long-term file.
+    assert.deepEqual(roots, ['Long-term memory', 'Project: .memory/', 'semantic', 'procedural', 'projects', 'project-types', 'logs']);
 
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('notifications.clearAll');
