@@ -10,6 +10,9 @@ export const COMMON_OPTIONS: OptionSpec = {
   store: { type: 'string' },
   vault: { type: 'string' },
   json: { type: 'boolean' },
+  // The project vault (issue #15): found from the cwd (a `.memory/` up to the git root) unless named or turned off.
+  'project-vault': { type: 'string' },
+  'no-project-vault': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 

@@ -5,6 +5,7 @@ import { OpenAiBackgroundModel } from '../engine/model/openaiClient';
 import { MemoryError } from '../engine/errors';
 import type { Logger } from '../engine/host';
 import { stringOpt, type OptionSpec, type ParsedCommand } from '../cliArgs';
+import type { ProjectVaultLocation } from '../hooks/projectVaultLocator';
 
 export interface CliIO {
   out: (s: string) => void;
@@ -34,6 +35,8 @@ export interface CommandContext {
   io: CliIO;
   storeDir: string;
   vaultDir: string;
+  /** The project vault found from the cwd (or --project-vault); attached when the engine opens. Its project is the default --project. */
+  projectVault?: ProjectVaultLocation;
   /** The folder of the running CLI bundle (dist/ when installed): sql-wasm.wasm, bench.js and ../package.json sit there. */
   binDir: string;
   /** Loads a bundle by path at run time (the entry's own `require`, so the bundler never follows it). */
@@ -44,10 +47,11 @@ export const READ_OPTS: OptionSpec = {
   project: { type: 'string' }, 'project-type': { type: 'string' }, conversation: { type: 'string' },
 };
 
-export function readCtx(p: ParsedCommand) {
+/** The read context of a command; without --project, the project of the project vault found from the cwd. */
+export function readCtx(p: ParsedCommand, c?: Pick<CommandContext, 'projectVault'>) {
   return {
     conversation: stringOpt(p.values.conversation),
-    project: stringOpt(p.values.project),
+    project: stringOpt(p.values.project) ?? c?.projectVault?.projectId,
     projectType: stringOpt(p.values['project-type']),
   };
 }

@@ -6,6 +6,8 @@ import { MemoryEngine } from '../engine/engine';
 import { MemoryError } from '../engine/errors';
 import { formatFields, type LogFields, type Logger } from '../engine/host';
 import { defaultStoreDir, defaultVaultDir } from '../engine/paths';
+import { HookState } from '../hooks/hookState';
+import { attachProjectVault, locateProjectVault } from '../hooks/projectVaultLocator';
 import type { CliIO, Command, CommandContext } from './command';
 import { COMMANDS } from './commands';
 
@@ -27,7 +29,7 @@ function stderrLogger(io: CliIO, verbose: boolean): Logger {
 }
 
 function usage(): string {
-  const lines = ['usage: vscode-memory <command> [options] [--store DIR] [--vault DIR] [--json] [--verbose]', '', 'commands:'];
+  const lines = ['usage: vscode-memory <command> [options] [--store DIR] [--vault DIR] [--project-vault DIR | --no-project-vault] [--json] [--verbose]', '', 'commands:'];
   for (const cmd of COMMANDS) lines.push(`  ${cmd.usage.padEnd(44)} ${cmd.summary}`);
   lines.push(`  ${HOOK_USAGE.padEnd(44)} an agent hook: JSON on stdin, context (or nothing) on stdout, always exit 0`);
   return lines.join('\n');
@@ -61,9 +63,18 @@ export async function runCliWith(argv: string[], io: CliIO, host: CliHost): Prom
     const storeDir = path.resolve(stringOpt(parsed.values.store) ?? defaultStoreDir(io.env));
     const vaultDir = path.resolve(stringOpt(parsed.values.vault) ?? defaultVaultDir(storeDir));
     const logger = stderrLogger(io, verbose);
+    const projectVault = cmd.standalone ? undefined : locateProjectVault(process.cwd(), {
+      override: stringOpt(parsed.values['project-vault']), off: parsed.values['no-project-vault'] === true, env: io.env,
+      known: new HookState(storeDir).knownWorkspaces(),
+    });
     const ctx: CommandContext = {
-      json, io, storeDir, vaultDir, logger, binDir: host.binDir, loadModule: host.loadModule,
-      engine: async () => (engine ??= await MemoryEngine.open({ storeDir, vaultDir, logger })),
+      json, io, storeDir, vaultDir, logger, binDir: host.binDir, loadModule: host.loadModule, projectVault,
+      engine: async () => {
+        if (engine) return engine;
+        engine = await MemoryEngine.open({ storeDir, vaultDir, logger });
+        await attachProjectVault(engine, projectVault, logger);
+        return engine;
+      },
     };
     const result = await cmd.run(parsed, ctx);
     if (!cmd.silent) io.out(json ? JSON.stringify(result) : human(cmd, result));

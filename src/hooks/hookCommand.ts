@@ -15,6 +15,7 @@ import { handleHook } from './hookHandler';
 import { HOOK_AGENTS, HookInputError, MAX_HOOK_INPUT_BYTES, parseHookInput, type HookAgent } from './hookInput';
 import { askExtension, hookSocketPath } from './hookSocket';
 import { HookState } from './hookState';
+import { attachProjectVault, locateProjectVault } from './projectVaultLocator';
 
 export interface HookCommandIO {
   stdin: NodeJS.ReadableStream;
@@ -93,6 +94,11 @@ export async function runHookCommand(argv: string[], io: HookCommandIO, opts: { 
       if (answer) return { output: answer.output, log: { event: input.event, agent: input.agent, path: 'extension' } };
     }
     engine = await MemoryEngine.open({ storeDir, vaultDir, logger: nullLogger, syncVault: false });
+    // The project vault of the agent's cwd (a `.memory/` up to the git root; --project-vault / --no-project-vault).
+    if (input.cwd && path.isAbsolute(input.cwd)) {
+      const loc = locateProjectVault(input.cwd, { override: flag(argv, 'project-vault'), off: argv.includes('--no-project-vault'), env: io.env, known: state.knownWorkspaces() });
+      await attachProjectVault(engine, loc, nullLogger);
+    }
     const r = await handleHook(engine, input, { state });
     return { output: r.output, log: { ...r.log, path: 'process' } };
   })();

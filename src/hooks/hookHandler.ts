@@ -83,7 +83,8 @@ export async function handleHook(engine: MemoryEngine, input: HookInput, deps: H
     if (!deps.state.claimAnswer(input.sessionId, input.event, `${input.timestamp ?? ''}\u0000${message}`)) {
       return { output: '', log: { ...log, outcome: 'answered_by_other_hook' } };
     }
-    const r = await engine.recall({ message, conversation, project, canUseTools: input.agent === 'copilot-vscode' });
+    // `agent`: the agent files its runtime already reads are not injected again (project/agentFiles.ts).
+    const r = await engine.recall({ message, conversation, project, canUseTools: input.agent === 'copilot-vscode', agent: input.agent });
     if (!r.block) return { output: '', log: { ...log, outcome: 'empty', reason: r.reason } };
     const masked = maskOrWithhold(r.block);
     if (!masked.ok) return { output: '', log: { ...log, outcome: 'withheld', reason: masked.reason } };

@@ -4,6 +4,7 @@ import type { BenchFn } from './harness';
 import { benchGate } from './gate';
 import { benchHook } from './hook';
 import { benchLocomo } from './locomo';
+import { benchProject } from './project';
 import { benchRecall } from './recall';
 import { benchScale } from './scale';
 import { benchStore } from './store';
@@ -28,6 +29,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'index 10,000 notes from scratch, no-change re-sync, rebuild, watcher write→indexed latency',
     default: true,
     run: (ctx) => benchVault({ notes: num(ctx.args.items) ?? (ctx.args.quick ? 2_000 : undefined), log: ctx.log }),
+  },
+  project: {
+    summary: 'project vault (real git): re-sync after a pull that changes 1,000 notes (--items N): time, rows before/after, duplicates = 0; the watcher\'s path',
+    default: false,
+    run: (ctx) => benchProject({ notes: num(ctx.args.items), log: ctx.log }),
   },
   recall: {
     summary: 'recall latency (query → block) p50/p95 at 10k and 100k items, RSS, open → first recall',

@@ -6,5 +6,5 @@ export const expandCommand: Command = {
   summary: 'opens one memory by id',
   usage: 'expand ID [--project ID] [--conversation ID]',
   options: READ_OPTS,
-  run: async (p, c) => (await c.engine()).expand(one(p, 'id'), readCtx(p)),
+  run: async (p, c) => (await c.engine()).expand(one(p, 'id'), readCtx(p, c)),
 };

@@ -16,7 +16,7 @@ export const mcpCommand: Command = {
     const { serveMcpStdio } = await import('../../mcp/mcpServer');
     // Without --project: the project of the folder the agent runs in, as the hooks find it (the window's id for a
     // workspace the extension has seen, with memory.projectId applied; else the repository's derived id).
-    const project = stringOpt(p.values.project) ?? defaultProjectOf(process.cwd(), new HookState(c.storeDir).knownWorkspaces());
+    const project = stringOpt(p.values.project) ?? c.projectVault?.projectId ?? defaultProjectOf(process.cwd(), new HookState(c.storeDir).knownWorkspaces());
     await serveMcpStdio({ engine: await c.engine(), project, projectType: stringOpt(p.values['project-type']), logger: c.logger, version: packageVersion(c.binDir) });
   },
 };

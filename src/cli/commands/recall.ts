@@ -11,7 +11,7 @@ export const recallCommand: Command = {
     const message = p.positionals.join(' ');
     const engine = await c.engine();
     // A conversation id never seen before is a new conversation in the given project (a script's first turn).
-    const ctx = readCtx(p);
+    const ctx = readCtx(p, c);
     const r = await engine.recall({ ...ctx, message, window: intOpt(p.values.window, 'window', 1, 100_000_000), canUseTools: p.values['no-tools'] !== true });
     return { block: r.block, items: r.items, ...(r.reason ? { reason: r.reason } : {}) };
   },

@@ -11,7 +11,7 @@ export const searchCommand: Command = {
   run: async (p, c) => {
     const q = p.positionals.join(' ');
     if (!q.trim()) throw new MemoryError('E_USAGE', 'search needs a query');
-    const hits = await (await c.engine()).search(q, readCtx(p), intOpt(p.values.k, 'k', 1, 100));
+    const hits = await (await c.engine()).search(q, readCtx(p, c), intOpt(p.values.k, 'k', 1, 100));
     return { hits: hits.map((h) => ({ id: h.id, kind: h.kind, score: h.score, trust: h.trust, text: h.text })) };
   },
   format: (v) => {

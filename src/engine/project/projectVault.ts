@@ -164,6 +164,12 @@ export class ProjectVault extends Disposable {
     return { ...report, dir, projectId: o.projectId, agentFiles: cur.agentFiles, git: !!cur.facts };
   }
 
+  /** Resolves once the watcher (if any) has indexed every change seen so far and fired its event. */
+  async whenIdle(): Promise<void> {
+    await this.cur?.watcher?.whenIdle();
+    await this.deps.afterWrite();
+  }
+
   /** Stops watching; the rows stay in the store but are not recalled until the vault is attached again. */
   detach(quiet = false): void {
     const c = this.cur;
@@ -357,6 +363,17 @@ export class ProjectVault extends Disposable {
     return readGitFacts(c.opts.workspaceRoot, paths, c.facts).catch(() => undefined);
   }
 
+  /** The gate's verdict, cached by content hash (a re-read of an unchanged note, a restamp, costs no gate run). */
+  private readonly verdicts = new Map<string, ReturnType<typeof gate>>();
+  private gateOf(hash: string, text: string): ReturnType<typeof gate> {
+    const known = hash ? this.verdicts.get(hash) : undefined;
+    if (known) return known;
+    const v = gate(text);
+    if (this.verdicts.size >= 50_000) this.verdicts.clear();
+    if (hash) this.verdicts.set(hash, v);
+    return v;
+  }
+
   private decorate(c: Attached, input: ItemInput, parsed: ParsedNote): ItemInput {
     let bytes: Uint8Array | undefined;
     const abs = resolveInVault(c.dir, parsed.relPath, { allowHidden: true });
@@ -367,7 +384,7 @@ export class ProjectVault extends Disposable {
     let flagged: ProjectNoteInfo['flagged'];
     if (bytes && CONFLICT.test(Buffer.from(bytes).toString('utf8'))) flagged = { verdict: 'conflict', detector: 'merge_conflict' };
     else {
-      const v = gate(text);
+      const v = this.gateOf(input.contentHash ?? '', text);
       if (v.verdict !== 'pass') flagged = { verdict: v.verdict, detector: v.detector ?? 'classifier' };
     }
     if (flagged) this.deps.logger.warn('project.flagged', { verdict: flagged.verdict, detector: flagged.detector });

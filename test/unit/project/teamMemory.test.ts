@@ -240,6 +240,34 @@ describe('team memory through git (issue #15)', function () {
     assert.match(git(a, 'status', '--porcelain'), /\?\? \.memory\//);
   });
 
+  it('the watcher turns a pull that changes many notes into full passes: right rows, no duplicates, a local edit kept', async () => {
+    for (let i = 0; i < 30; i++) writeFile(a, `.memory/project/n${i}.md`, note(`Decision ${i} about the ledger service`, `Version 1 of ${i}.`));
+    commitAll(a, 'base');
+    git(a, 'push', '-q', 'origin', 'HEAD:main');
+    git(b, 'pull', '-q');
+    await attach(eb, b, { watch: true });
+    const events: { all?: boolean; reason?: string }[] = [];
+    eb.engine.project.onDidChange((e) => events.push(e));
+    for (let i = 0; i < 30; i++) {
+      if (i % 3 === 0) unlinkSync(path.join(a, '.memory', 'project', `n${i}.md`));
+      else writeFile(a, `.memory/project/n${i}.md`, note(`Decision ${i} about the ledger service, revised`, `Version 2 of ${i}.`));
+    }
+    commitAll(a, 'change');
+    git(a, 'push', '-q', 'origin', 'HEAD:main');
+    git(b, 'pull', '-q');
+    writeFile(b, '.memory/project/local-draft.md', note('A local draft about ledger retention', 'Draft, not committed.'));
+    // Every path the pull touched is seen within the debounce; then the watcher is idle once it indexed them.
+    await new Promise((r) => setTimeout(r, 500));
+    await eb.engine.project.whenIdle();
+    const rows = internals(eb.engine).store.items.list({ kind: 'note' }).filter((x) => x.id.startsWith('pv:'));
+    assert.equal(rows.length, 21, '20 kept notes + the local draft');
+    assert.equal(new Set(rows.map((x) => x.id)).size, rows.length);
+    assert.ok(rows.filter((x) => x.path !== 'project/local-draft.md').every((x) => /revised/.test(x.summary ?? '')), 'every kept note at version 2');
+    assert.ok(events.some((e) => e.reason === 'watch' && e.all), 'the burst ran as a full pass');
+    const draft = eb.engine.project.notes().find((x) => x.relPath === 'project/local-draft.md')!;
+    assert.deepEqual([draft.trust, draft.uncommitted], ['owner', true]);
+  });
+
   it('refuses a folder outside the workspace and a bad project id', async () => {
     await assert.rejects(ea.engine.project.attach({ workspaceRoot: a, projectId: project, folder: '../elsewhere' }), { code: 'E_BAD_INPUT' });
     await assert.rejects(ea.engine.project.attach({ workspaceRoot: a, projectId: project, folder: '/tmp' }), { code: 'E_BAD_INPUT' });
