@@ -58,33 +58,7 @@ export function registerProjectVaultCommands(
     return { refused: reason, message: e.message };
   };
 
-  reg(PROJECT_COMMANDS.share, 'share_with_project', async (arg, opts) => {
-    const engine = await deps.host.get();
-    const dir = attachedDir();
-    if (!dir) throw new MemoryError('E_REFUSED', notAttachedSentence(deps.projectVault.state()));
-    const id = noteIdOf(arg, engine.vaultDir, dir);
-    if (!id?.startsWith(NOTE_ID_PREFIX)) throw new MemoryError('E_BAD_INPUT', 'run Share with Project on a personal note in the Vault view, or with the note open in the editor');
-    const item = engine.get(id);
-    if (!item) throw new MemoryError('E_NOT_FOUND', 'that note is not in the index (save it first)');
-    if ((opts as ShareOptions | undefined)?.confirmed !== true) {
-      const SHARE = 'Share';
-      const pick = await vscode.window.showInformationMessage(
-        `Share "${item.summary || item.path}" with everyone who clones this repository?`,
-        { modal: true, detail: `It moves to ${path.basename(dir)}/${item.path} as an uncommitted file (secrets masked). Review it and commit it yourself; "Make Personal" moves it back.` },
-        SHARE,
-      );
-      if (pick !== SHARE) return undefined;
-    }
-    try {
-      const r = await engine.project.shareNote(id);
-      deps.logger.info('share_with_project.done', { id: r.id });
-      void deps.projectVault.refresh();
-      void vscode.window.showInformationMessage(`Memory: shared as ${path.basename(dir)}/${item.path} — review and commit it to share it with your team.`);
-      return r;
-    } catch (e) {
-      return refused('share_with_project', e);
-    }
-  });
+  reg(PROJECT_COMMANDS.share, 'share_with_project', (arg, opts) => shareWithProject(deps, attachedDir(), arg, opts as ShareOptions | undefined, refused));
 
   reg(PROJECT_COMMANDS.makePersonal, 'make_personal', async (arg) => {
     const engine = await deps.host.get();
@@ -121,6 +95,37 @@ export function registerProjectVaultCommands(
   });
 
   reg(PROJECT_COMMANDS.sync, 'sync_project_vault', async () => deps.projectVault.sync());
+}
+
+/** Share with Project: confirm (unless `confirmed`), move the note, say where it went. */
+async function shareWithProject(
+  deps: { host: EngineHost; logger: Logger; projectVault: ProjectVaultController },
+  dir: string | undefined, arg: unknown, opts: ShareOptions | undefined, refused: (action: string, e: unknown) => ShareResult,
+): Promise<ShareResult | undefined> {
+  const engine = await deps.host.get();
+  if (!dir) throw new MemoryError('E_REFUSED', notAttachedSentence(deps.projectVault.state()));
+  const id = noteIdOf(arg, engine.vaultDir, dir);
+  if (!id?.startsWith(NOTE_ID_PREFIX)) throw new MemoryError('E_BAD_INPUT', 'run Share with Project on a personal note in the Vault view, or with the note open in the editor');
+  const item = engine.get(id);
+  if (!item) throw new MemoryError('E_NOT_FOUND', 'that note is not in the index (save it first)');
+  if (opts?.confirmed !== true) {
+    const SHARE = 'Share';
+    const pick = await vscode.window.showInformationMessage(
+      `Share "${item.summary || item.path}" with everyone who clones this repository?`,
+      { modal: true, detail: `It moves to ${path.basename(dir)}/${item.path} as an uncommitted file (secrets masked). Review it and commit it yourself; "Make Personal" moves it back.` },
+      SHARE,
+    );
+    if (pick !== SHARE) return undefined;
+  }
+  try {
+    const r = await engine.project.shareNote(id);
+    deps.logger.info('share_with_project.done', { id: r.id });
+    void deps.projectVault.refresh();
+    void vscode.window.showInformationMessage(`Memory: shared as ${path.basename(dir)}/${item.path} — review and commit it to share it with your team.`);
+    return r;
+  } catch (e) {
+    return refused('share_with_project', e);
+  }
 }
 
 function notAttachedSentence(s: ProjectVaultState): string {

@@ -48,6 +48,10 @@ const FIXTURES: Partial<{ [M in keyof DashboardApi]: DashboardApi[M][1] }> = {
     { name: 'Claude Code', kind: 'hooks', connected: false, lastRecordedAt: null, turns: 0 },
     { name: `Claude Code MCP ${XSS}`, kind: 'mcp', connected: true, lastRecordedAt: null, turns: 0 },
   ],
+  getProjectVault: {
+    state: 'attached', sentence: 'project vault .memory/: 3 notes', folder: '.memory', notes: 3, owner: 1, peer: 1, flagged: 1,
+    agentFiles: ['AGENTS.md'], proposeNotes: false, flaggedNotes: [{ relPath: `team/${XSS}.md`, verdict: 'reject', detector: 'rules' }],
+  },
   getWorking: { rows: [{ id: 'wk:1', kind: 'working', title: 'scratch block', created: 0, salience: null, importance: null, invalidated: false, tags: [], source: null }], offset: 0, total: 1, pageSize: 50 },
   getQuarantines: [],
   getReview: [
@@ -126,7 +130,7 @@ describe('The dashboard webview in headless Chromium', function () {
   it('posts ready before anything else and renders the overview from the host\'s answer', async () => {
     const posted = await page.evaluate(() => (window as unknown as { __posted: { type: string; method?: string }[] }).__posted);
     assert.equal(posted[0]!.type, 'ready');
-    assert.deepEqual(posted.filter((m) => m.type === 'request').map((m) => m.method).sort(), ['getAgents', 'getEngine', 'getOverview']);
+    assert.deepEqual(posted.filter((m) => m.type === 'request').map((m) => m.method).sort(), ['getAgents', 'getEngine', 'getOverview', 'getProjectVault']);
     assert.ok(posted.some((m) => m.type === 'rendered'));
     assert.equal(await page.textContent('#count-episodic .value'), '7');
     assert.equal(await page.textContent('#count-quarantined .value'), '4');
@@ -143,6 +147,9 @@ describe('The dashboard webview in headless Chromium', function () {
     assert.match(agents[0]!, /^Copilot \(VS Code\) — 12 turns recorded, last /);
     assert.equal(agents[1], 'Copilot CLI — no turn recorded yet');
     assert.equal(agents[2], `Claude Code MCP ${XSS} — memory tools (MCP)`);
+    // The project vault (issue #15): counts and flagged paths, a path is text, never markup.
+    assert.match((await page.textContent('#project-vault'))!, /From teammates \(peer\)1Flagged \(never recalled\)1Agent filesAGENTS\.md/);
+    assert.deepEqual(await page.locator('#project-vault-flagged li').allTextContents(), [`⚠ team/${XSS}.md — reject (rules)`]);
     assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
   });
 
