@@ -159,4 +159,20 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
     assert.ok(existsSync(path.join(dir, 'vpn.md')), 'the personal note stays');
     assert.ok(!existsSync(path.join(workspace(), '.memory', 'project', 'vpn.md')), 'nothing written into the repository');
   });
+
+  it('follows a branch switch: a branch without a note drops it from the tree and from recall, switching back restores it', async () => {
+    const me = { GIT_AUTHOR_NAME: 'Me', GIT_AUTHOR_EMAIL: 'me@team.example', GIT_COMMITTER_NAME: 'Me', GIT_COMMITTER_EMAIL: 'me@team.example' };
+    const gitAs = (...args: string[]) => execFileSync('git', args, { cwd: workspace(), encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: workspace(), ...me } });
+    gitAs('checkout', '-q', '-b', 'no-deploy-note');
+    gitAs('rm', '-q', '.memory/project/deploy-days.md');
+    gitAs('commit', '-q', '-m', 'Drop the deploy note');
+    await until(api.views.vault.onDidRefresh, () => !projectNote('project/deploy-days.md'), 'the deleted note to leave the project section', 30_000);
+    const id = api.projectVault.notes().find((n) => n.relPath === 'project/handover.md')!.id.replace('handover.md', 'deploy-days.md');
+    assert.equal(engine.get(id), undefined, 'its row is gone');
+    gitAs('checkout', '-q', 'main');
+    const back = await until(api.views.vault.onDidRefresh, () => projectNote('project/deploy-days.md'), 'the note to come back with the branch', 30_000);
+    assert.equal(api.views.vault.getTreeItem(back).description, 'peer · ada@team.example', 'still the teammate\'s note');
+    const rows = internals(engine).store.items.list({ kind: 'note' }).filter((it) => it.id === id);
+    assert.equal(rows.length, 1, 'one row, no duplicate');
+  });
 });

@@ -83,6 +83,8 @@ export class ProjectVaultController implements vscode.Disposable {
   private chain: Promise<unknown> = Promise.resolve();
   /** The vault folder existed at attach time (the engine watches it only then). */
   private dirSeen = false;
+  /** What the engine is attached with (engine, root, project, folder, propose): an unchanged refresh does not re-attach. */
+  private attachedWith: { engine: MemoryEngine; key: string } | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly deps: ProjectVaultDeps) {
@@ -106,13 +108,14 @@ export class ProjectVaultController implements vscode.Disposable {
   }
 
   /** Attaches, re-attaches or detaches as trust, folders, project and settings say; one at a time. */
-  refresh(): Promise<ProjectVaultState> {
-    const run = this.chain.then(() => this.refreshNow(), () => this.refreshNow());
+  refresh(opts: { reattach?: boolean } = {}): Promise<ProjectVaultState> {
+    const go = () => this.refreshNow(opts.reattach === true);
+    const run = this.chain.then(go, go);
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async refreshNow(): Promise<ProjectVaultState> {
+  private async refreshNow(reattach: boolean): Promise<ProjectVaultState> {
     const engine = this.deps.host.current;
     const settings = readProjectVaultSettings();
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -126,13 +129,19 @@ export class ProjectVaultController implements vscode.Disposable {
     else if (!projectId) next = { state: 'off', reason: 'no-project' };
     if (next || !engine || !folder || !projectId) {
       if (engine?.project.info()) engine.project.detach();
+      this.attachedWith = undefined;
       this.unwatch();
       return this.set(next ?? { state: 'off', reason: 'engine' });
     }
+    const proposeNotes = settings.proposeFor.includes(projectId);
+    const key = JSON.stringify([folder.uri.fsPath, projectId, settings.folder, proposeNotes]);
+    // Re-attaching restarts the engine's watcher: only when something it depends on changed (an unrelated
+    // setting or a project event must not open a window in which a pull goes unnoticed).
+    const current = engine.project.info();
+    if (!reattach && current && this.attachedWith?.engine === engine && this.attachedWith.key === key) return this.set({ state: 'attached', info: current });
     try {
-      const report = await engine.project.attach({
-        workspaceRoot: folder.uri.fsPath, projectId, folder: settings.folder, proposeNotes: settings.proposeFor.includes(projectId),
-      });
+      const report = await engine.project.attach({ workspaceRoot: folder.uri.fsPath, projectId, folder: settings.folder, proposeNotes });
+      this.attachedWith = { engine, key };
       this.dirSeen = existsSync(report.dir);
       this.bindEngine(engine);
       this.watchRoot(folder.uri, settings.folder);
@@ -141,6 +150,7 @@ export class ProjectVaultController implements vscode.Disposable {
       return this.set(info ? { state: 'attached', info } : { state: 'off', reason: 'engine' });
     } catch (e) {
       const code = errorCode(e, 'E_INTERNAL');
+      this.attachedWith = undefined;
       this.deps.logger.warn('project_vault.attach_failed', { code });
       this.unwatch();
       return this.set({ state: 'failed', code });
@@ -187,7 +197,7 @@ export class ProjectVaultController implements vscode.Disposable {
         await engine.project.syncFile(uri.fsPath);
       } else if (!this.dirSeen && (rel === folder || rel.startsWith(`${folder}/`)) && existsSync(path.join(root.fsPath, ...folder.split('/')))) {
         // The folder arrived (a pull, a first share in another window): attach again so the engine watches it.
-        await this.refresh();
+        await this.refresh({ reattach: true });
         return;
       } else {
         return; // the engine's own watcher handles the vault folder
