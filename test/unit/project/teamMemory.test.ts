@@ -52,9 +52,22 @@ describe('team memory through git (issue #15)', function () {
     const r = await eb.engine.recall({ message: 'when do we deploy the payments service?', project, conversation: 'b-new' });
     assert.match(r.block, /orca-stage/);
     assert.match(r.block, new RegExp(`\\[pv:${project}/semantic/deploy-days\\.md\\] \\(note, peer\\)`));
+    const ex = await eb.engine.expand(nb!.id, { project });
+    assert.match(ex.text, /staging database is orca-stage/);
+    assert.equal(ex.trust, 'peer');
+    assert.deepEqual(eb.engine.notes().map((x) => x.id), [], 'engine.notes() is the personal vault only');
+    // A personal memory_save of the same fact does not touch the project note (no reinforcement across roots).
+    const s = await eb.engine.save({ text: 'We deploy the payments service on Fridays after the orca-stage smoke check', scope: 'project', project, origin: { path: 'mcp' } });
+    assert.equal(s.outcome, 'created');
+    assert.ok(s.id.startsWith('vt:'));
     // Outside the project the note is not visible.
     const other = await eb.engine.search('deploy payments Fridays orca-stage', { project: 'another-project' });
     assert.ok(other.every((h) => !h.id.startsWith('pv:')));
+
+    // rebuild restores the same rows (same ids, same trust) from the files alone.
+    await eb.engine.rebuild();
+    assert.deepEqual(eb.engine.project.notes().map((x) => [x.id, x.trust]), [[nb!.id, 'peer']]);
+    assert.equal(internals(eb.engine).store.items.get(nb!.id)!.trust, 'peer');
 
     const ra = await attach(ea, a);
     assert.equal(ra.added, 1);
