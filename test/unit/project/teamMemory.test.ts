@@ -1,7 +1,7 @@
 // Issue #15: team memory through git — a project vault in the repository, with REAL git: a bare origin and
 // two clones with different identities, each with its own engine (store + personal vault).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { internals } from '../../../src/engine/internals';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
@@ -279,6 +279,23 @@ describe('team memory through git (issue #15)', function () {
     assert.ok(events.some((e) => e.reason === 'watch' && e.all), 'the burst ran as a full pass');
     const draft = eb.engine.project.notes().find((x) => x.relPath === 'project/local-draft.md')!;
     assert.deepEqual([draft.trust, draft.uncommitted], ['owner', true]);
+  });
+
+  // `git status` in this repository runs the fsmonitor program and the clean filter (checked by hand: 7 runs); the
+  // engine finds uncommitted files without it (ls-files blob ids + its own hashing) and disables the rest.
+  it('reads git without running what the repository configures (fsmonitor, filters, pager, external diff)', async () => {
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'note');
+    const marker = path.join(repos.dir, 'ran');
+    const script = writeFile(repos.dir, 'evil.sh', `#!/bin/sh\necho x >> '${marker}'\ncat\n`);
+    chmodSync(script, 0o755);
+    for (const [k, v] of [['core.fsmonitor', script], ['core.pager', script], ['diff.external', script], ['filter.evil.clean', script], ['filter.evil.smudge', script], ['core.hooksPath', repos.dir]]) git(a, 'config', k, v!);
+    writeFile(a, '.gitattributes', '*.md filter=evil diff=evil\n');
+    writeFile(a, '.memory/semantic/deploy-days.md', note('We deploy on Thursdays now', 'Changed locally.'));
+    const r = await attach(ea, a);
+    assert.equal(r.git, true);
+    assert.deepEqual(ea.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
+    assert.equal(existsSync(marker), false, 'no repository-configured program ran');
   });
 
   it('refuses a folder outside the workspace and a bad project id', async () => {
