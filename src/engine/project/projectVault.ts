@@ -6,6 +6,7 @@
 // markers, is kept as `quarantined`: never recalled, listed as flagged by `notes()`). The rows are only
 // recalled while the vault is attached in this engine (Restricted Mode, `--no-project-vault`: not attached).
 // The agent files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md) load as project documents.
+import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryError, errorCode } from '../errors';
@@ -65,6 +66,8 @@ export interface ProjectVaultInfo {
   agentFiles: string[];
   proposeNotes: boolean;
   git: boolean;
+  /** The id prefix of this vault's notes (`pv:<8 hex>/`). */
+  idPrefix: string;
 }
 
 export interface ProjectNoteInfo {
@@ -152,7 +155,7 @@ export class ProjectVault extends Disposable {
     const opts = { workspaceRoot: root, projectId: o.projectId, folder, proposeNotes: o.proposeNotes === true };
     const cur: Attached = { opts, dir, lastSync: null, agentFiles: [], index: undefined as unknown as VaultIndex };
     cur.index = new VaultIndex(dir, this.deps.store, this.deps.clock, this.deps.logger, {
-      idPrefix: `${PROJECT_NOTE_PREFIX}${o.projectId}/`,
+      idPrefix: projectIdPrefix(o.projectId, dir),
       decorate: (input, parsed) => this.decorate(cur, input, parsed),
     });
     cur.index.loadFromStore();
@@ -187,7 +190,7 @@ export class ProjectVault extends Disposable {
       dir: c.dir, projectId: c.opts.projectId, workspaceRoot: c.opts.workspaceRoot, notes: notes.length,
       flagged: notes.filter((n) => n.flagged).length, peer: notes.filter((n) => !n.flagged && n.trust === 'peer').length,
       owner: notes.filter((n) => !n.flagged && n.trust === 'owner').length, lastSync: c.lastSync, agentFiles: [...c.agentFiles],
-      proposeNotes: c.opts.proposeNotes, git: !!c.facts,
+      proposeNotes: c.opts.proposeNotes, git: !!c.facts, idPrefix: c.index.idPrefix,
     };
   }
 
@@ -395,6 +398,16 @@ export class ProjectVault extends Disposable {
       meta: { ...(input.meta ?? {}), projectVault: c.opts.projectId, gitTrust: g.base, author: g.author, uncommitted: g.uncommitted, flagged },
     };
   }
+}
+
+/**
+ * `pv:<8 hex>/`: the hash covers the project id and the vault folder, so two clones or worktrees of one repository
+ * open at once (same project id, one store) never share — and fight over — rows. Stable across rebuilds.
+ */
+export function projectIdPrefix(projectId: string, dir: string): string {
+  let real = dir;
+  try { real = realpathSync(dir); } catch { /* not created yet: the path as given (attach resolved the root) */ }
+  return `${PROJECT_NOTE_PREFIX}${createHash('sha256').update(`${projectId}\0${real}`).digest('hex').slice(0, 8)}/`;
 }
 
 function sameBlob(indexed: string, bytes: Uint8Array): boolean {

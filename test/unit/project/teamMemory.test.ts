@@ -44,14 +44,16 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(rb.added, 1);
     assert.equal(rb.git, true);
     const [nb] = eb.engine.project.notes();
-    assert.equal(nb!.id, `pv:${project}/semantic/deploy-days.md`);
+    const prefix = eb.engine.project.info()!.idPrefix;
+    assert.match(prefix, /^pv:[0-9a-f]{8}\/$/);
+    assert.equal(nb!.id, `${prefix}semantic/deploy-days.md`);
     assert.equal(nb!.trust, 'peer');
     assert.equal(nb!.author, 'alice@team.example');
     assert.equal(nb!.uncommitted, false);
     assert.equal(internals(eb.engine).store.items.get(nb!.id)!.trust, 'peer');
     const r = await eb.engine.recall({ message: 'when do we deploy the payments service?', project, conversation: 'b-new' });
     assert.match(r.block, /orca-stage/);
-    assert.match(r.block, new RegExp(`\\[pv:${project}/semantic/deploy-days\\.md\\] \\(note, peer\\)`));
+    assert.ok(r.block.includes(`[${nb!.id}] (note, peer)`), 'cited with its trust');
     const ex = await eb.engine.expand(nb!.id, { project });
     assert.match(ex.text, /staging database is orca-stage/);
     assert.equal(ex.trust, 'peer');
@@ -71,6 +73,7 @@ describe('team memory through git (issue #15)', function () {
 
     const ra = await attach(ea, a);
     assert.equal(ra.added, 1);
+    assert.notEqual(ea.engine.project.info()!.idPrefix, prefix, 'another clone of the same project: other ids');
     assert.equal(ea.engine.project.notes()[0]!.trust, 'owner');
     assert.equal(ea.engine.project.info()!.owner, 1);
   });
@@ -179,7 +182,7 @@ describe('team memory through git (issue #15)', function () {
     writeFile(ea.vaultDir, 'semantic/secret.md', note('Vault root password location', 'See the safe.', 'tags: [contains-secrets]\n'));
     await ea.engine.syncVault();
     const shared = await ea.engine.project.shareNote('vt:semantic/queue.md');
-    assert.equal(shared.id, `pv:${project}/semantic/queue.md`);
+    assert.equal(shared.id, `${ea.engine.project.info()!.idPrefix}semantic/queue.md`);
     assert.equal(shared.path, path.join(a, '.memory', 'semantic', 'queue.md'));
     const text = readFileSync(shared.path, 'utf8');
     assert.ok(!text.includes(key), 'the key is masked');
@@ -246,7 +249,7 @@ describe('team memory through git (issue #15)', function () {
     assert.ok(s1.id.startsWith('vt:'), 'personal by default');
     await attach(ea, a, { proposeNotes: true });
     const s2 = await ea.engine.save({ text: 'The invoice exporter runs at 02:00 UTC and writes to the finance bucket.', scope: 'project', project, origin: { path: 'mcp' } });
-    assert.ok(s2.id.startsWith(`pv:${project}/`), s2.id);
+    assert.ok(s2.id.startsWith(ea.engine.project.info()!.idPrefix), s2.id);
     const [n] = ea.engine.project.notes();
     assert.equal(n!.uncommitted, true);
     assert.equal(git(a, 'log', '--oneline').trim().split('\n').length, 1, 'nothing committed');
