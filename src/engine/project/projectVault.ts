@@ -7,7 +7,7 @@
 // recalled while the vault is attached in this engine (Restricted Mode, `--no-project-vault`: not attached).
 // The agent files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md) load as project documents.
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryError, errorCode } from '../errors';
 import { Disposable, Emitter, type Clock, type Event, type Logger } from '../host';
@@ -23,11 +23,14 @@ import { maskOrWithhold } from '../write/mask';
 import { gate, type GateDetector } from '../write/poisonGate';
 import { AGENT_FILES, loadAgentFiles } from './agentFiles';
 import { blobId, readGitFacts, type GitFacts } from './git';
+import { refreshGitTrust } from './trustRefresh';
 
 export const DEFAULT_PROJECT_FOLDER = '.memory';
 const PROJECT_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** A watcher batch of more paths than this (a pull, a branch switch) is one full re-sync pass. */
 export const BURST_PATHS = 20;
+/** Quiet time after a change of .git/HEAD or .git/index before the trust re-sync (a commit writes both). */
+const GIT_SETTLE_MS = 300;
 
 export interface ProjectAttachOptions {
   /** The workspace folder (absolute) the vault belongs to. */
@@ -104,6 +107,9 @@ interface Attached {
   dir: string;
   index: VaultIndex;
   watcher?: VaultWatcher;
+  /** Watches the repository's .git folder (HEAD, index): a commit, checkout or stage changes trust, not files. */
+  gitWatch?: FSWatcher;
+  gitTimer?: NodeJS.Timeout;
   facts?: GitFacts;
   lastSync: number | null;
   agentFiles: string[];
@@ -178,6 +184,8 @@ export class ProjectVault extends Disposable {
     const c = this.cur;
     if (!c) return;
     c.watcher?.dispose();
+    c.gitWatch?.close();
+    if (c.gitTimer) clearTimeout(c.gitTimer);
     this.cur = undefined;
     if (!quiet) this.changeEmitter.fire({ ids: [], all: true, reason: 'detach' });
   }
@@ -319,6 +327,21 @@ export class ProjectVault extends Disposable {
     } catch (e) {
       this.deps.logger.warn('project.watch_failed', { code: errorCode(e) });
     }
+    const gitDir = c.facts ? path.join(c.facts.top, '.git') : undefined;
+    if (!gitDir || !isDir(gitDir)) return; // a worktree's .git is a file: file changes still re-sync
+    try {
+      c.gitWatch = watch(gitDir, (_ev, name) => {
+        if (name !== 'HEAD' && name !== 'index') return;
+        if (c.gitTimer) clearTimeout(c.gitTimer);
+        c.gitTimer = setTimeout(() => {
+          c.gitTimer = undefined;
+          if (this.cur === c) void this.sync().catch((e) => this.deps.logger.warn('project.git_sync_failed', { code: errorCode(e) }));
+        }, GIT_SETTLE_MS);
+      });
+      c.gitWatch.on('error', () => c.gitWatch?.close());
+    } catch (e) {
+      this.deps.logger.warn('project.git_watch_failed', { code: errorCode(e) });
+    }
   }
 
   private async syncNow(c: Attached): Promise<VaultSyncReport> {
@@ -326,6 +349,7 @@ export class ProjectVault extends Disposable {
     let report: VaultSyncReport;
     if (!existsSync(c.dir) || isEmptyDir(c.dir)) report = await this.purge(c);
     else report = await c.index.syncAll();
+    await refreshGitTrust(this.deps.store, c.index.idPrefix, c.dir, (abs, bytes) => this.gitTrust(c, abs, bytes));
     await this.loadAgents(c);
     await this.deps.afterWrite();
     c.lastSync = this.deps.clock.now();
@@ -395,7 +419,7 @@ export class ProjectVault extends Disposable {
       ...input,
       project: c.opts.projectId, projectType: null,
       trust: flagged ? 'quarantined' : trust, prevTrust: flagged ? trust : null,
-      meta: { ...(input.meta ?? {}), projectVault: c.opts.projectId, gitTrust: g.base, author: g.author, uncommitted: g.uncommitted, flagged },
+      meta: { ...(input.meta ?? {}), projectVault: c.opts.projectId, fmTrust: input.trust ?? 'owner', gitTrust: g.base, author: g.author, uncommitted: g.uncommitted, flagged },
     };
   }
 }
@@ -420,6 +444,10 @@ function sameBlob(indexed: string, bytes: Uint8Array): boolean {
 function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function isDir(p: string): boolean {
+  try { return statSync(p).isDirectory(); } catch { return false; }
 }
 
 function isEmptyDir(dir: string): boolean {

@@ -78,6 +78,16 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(ea.engine.project.info()!.owner, 1);
   });
 
+  it('with watching on, a commit (no file change) is noticed through .git: the note is no longer uncommitted', async () => {
+    writeFile(a, '.memory/semantic/local.md', note('Local draft about the orca-stage migration window', 'Draft.'));
+    await attach(ea, a, { watch: true });
+    assert.equal(ea.engine.project.notes()[0]!.uncommitted, true);
+    const synced = new Promise<void>((resolve) => ea.engine.project.onDidChange((e) => { if (e.reason === 'sync') resolve(); }));
+    commitAll(a, 'draft');
+    await synced;
+    assert.deepEqual(ea.engine.project.notes().map((n) => [n.uncommitted, n.author]), [[false, 'alice@team.example']]);
+  });
+
   it('a teammate cannot raise trust: frontmatter trust: owner in a peer note stays peer; a lower one is kept', async () => {
     writeFile(a, '.memory/semantic/raise.md', note('Release trains leave every Tuesday at noon', 'Trains at noon.', 'trust: owner\n'));
     writeFile(a, '.memory/semantic/lower.md', note('The v1 client is ingested advice from the vendor', 'Vendor says.', 'trust: ingested\n'));
@@ -95,6 +105,9 @@ describe('team memory through git (issue #15)', function () {
     await attach(eb, b);
     assert.deepEqual(eb.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
     commitAll(b, 'draft');
+    // The commit changes no file: the re-sync takes the new git facts (author, committed) without a file change.
+    await eb.engine.project.sync();
+    assert.deepEqual(eb.engine.project.notes().map((n) => [n.trust, n.uncommitted, n.author]), [['owner', false, 'bob@team.example']]);
     git(b, 'push', '-q', 'origin', 'HEAD:main');
     git(a, 'pull', '-q');
     await attach(ea, a);
