@@ -130,6 +130,7 @@ export class MemoryEngine extends Disposable {
       store, clock, logger, personal: this.vault, personalDir: this.vaultDir, afterWrite: () => this.index.embedPending().then(() => undefined),
     }));
     this.recaller.rowVisible = (id, meta) => this.project.visible(id, meta);
+    this.recaller.noteRoot = (id) => (id.startsWith('pv:') ? this.project.attached?.dir : this.vaultDir);
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
     this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
     const keeper = this.keeper;
@@ -191,11 +192,11 @@ export class MemoryEngine extends Disposable {
   /** An item's text (a raw message's comes from the compressed record). */
   textOf(item: Item): string { return this.textOfItem(item); }
 
-  /** Every vault note's row (the vault tree, the language server's note list). */
+  /** Every personal vault note's row (the vault tree, the language server's note list); project notes: `project.notes()`. */
   notes(): Item[] {
     this.ensureOpen();
     const out: Item[] = [];
-    this.store.items.forEach({ kind: 'note' }, (it) => { out.push(it); });
+    this.store.items.forEach({ kind: 'note' }, (it) => { if (it.id.startsWith('vt:')) out.push(it); });
     return out;
   }
 
@@ -542,11 +543,9 @@ export class MemoryEngine extends Disposable {
   async rebuild(): Promise<VaultSyncReport> {
     this.ensureOpen();
     const report = await this.vault.rebuild();
-    // The attached project vault's rows come from its files too (issue #15).
-    if (this.project.info()) {
-      const p = await this.project.sync();
-      for (const k of ['scanned', 'added', 'updated', 'removed', 'problems', 'skipped', 'read'] as const) report[k] += p[k];
-    }
+    // The attached project vault's rows come from its files too (same pv: ids), counted in the report (issue #15).
+    const p = await this.project.attached?.index.rebuild();
+    if (p) for (const k of ['scanned', 'added', 'updated', 'removed', 'problems', 'skipped', 'read'] as const) report[k] += p[k];
     await this.index.embedPending();
     return report;
   }

@@ -206,7 +206,7 @@ export class ProviderQuarantine {
     const notes: PlannedNote[] = [];
     for (const conv of [...conversations].sort()) {
       for (const n of store.items.list({ kind: 'note', conversation: conv, order: 'id' })) {
-        if (n.entryPath !== 'capture' || !n.path) continue;
+        if (n.entryPath !== 'capture' || !n.path || !n.id.startsWith('vt:')) continue; // a project note is the repository's file
         notes.push({ itemId: n.id, path: n.path, prevTrust: n.trust, conversation: conv, fresh: true });
       }
     }

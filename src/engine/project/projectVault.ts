@@ -6,7 +6,8 @@
 // markers, is kept as `quarantined`: never recalled, listed as flagged by `notes()`). The rows are only
 // recalled while the vault is attached in this engine (Restricted Mode, `--no-project-vault`: not attached).
 // The agent files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md) load as project documents.
-import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryError, errorCode } from '../errors';
 import { Disposable, Emitter, type Clock, type Event, type Logger } from '../host';
@@ -22,11 +23,14 @@ import { maskOrWithhold } from '../write/mask';
 import { gate, type GateDetector } from '../write/poisonGate';
 import { AGENT_FILES, loadAgentFiles } from './agentFiles';
 import { blobId, readGitFacts, type GitFacts } from './git';
+import { refreshGitTrust } from './trustRefresh';
 
 export const DEFAULT_PROJECT_FOLDER = '.memory';
 const PROJECT_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** A watcher batch of more paths than this (a pull, a branch switch) is one full re-sync pass. */
 export const BURST_PATHS = 20;
+/** Quiet time after a change of .git/HEAD or .git/index before the trust re-sync (a commit writes both). */
+const GIT_SETTLE_MS = 300;
 
 export interface ProjectAttachOptions {
   /** The workspace folder (absolute) the vault belongs to. */
@@ -65,6 +69,8 @@ export interface ProjectVaultInfo {
   agentFiles: string[];
   proposeNotes: boolean;
   git: boolean;
+  /** The id prefix of this vault's notes (`pv:<8 hex>/`). */
+  idPrefix: string;
 }
 
 export interface ProjectNoteInfo {
@@ -101,6 +107,9 @@ interface Attached {
   dir: string;
   index: VaultIndex;
   watcher?: VaultWatcher;
+  /** Watches the repository's .git folder (HEAD, index): a commit, checkout or stage changes trust, not files. */
+  gitWatch?: FSWatcher;
+  gitTimer?: NodeJS.Timeout;
   facts?: GitFacts;
   lastSync: number | null;
   agentFiles: string[];
@@ -152,7 +161,7 @@ export class ProjectVault extends Disposable {
     const opts = { workspaceRoot: root, projectId: o.projectId, folder, proposeNotes: o.proposeNotes === true };
     const cur: Attached = { opts, dir, lastSync: null, agentFiles: [], index: undefined as unknown as VaultIndex };
     cur.index = new VaultIndex(dir, this.deps.store, this.deps.clock, this.deps.logger, {
-      idPrefix: `${PROJECT_NOTE_PREFIX}${o.projectId}/`,
+      idPrefix: projectIdPrefix(o.projectId, dir),
       decorate: (input, parsed) => this.decorate(cur, input, parsed),
     });
     cur.index.loadFromStore();
@@ -175,6 +184,8 @@ export class ProjectVault extends Disposable {
     const c = this.cur;
     if (!c) return;
     c.watcher?.dispose();
+    c.gitWatch?.close();
+    if (c.gitTimer) clearTimeout(c.gitTimer);
     this.cur = undefined;
     if (!quiet) this.changeEmitter.fire({ ids: [], all: true, reason: 'detach' });
   }
@@ -187,7 +198,7 @@ export class ProjectVault extends Disposable {
       dir: c.dir, projectId: c.opts.projectId, workspaceRoot: c.opts.workspaceRoot, notes: notes.length,
       flagged: notes.filter((n) => n.flagged).length, peer: notes.filter((n) => !n.flagged && n.trust === 'peer').length,
       owner: notes.filter((n) => !n.flagged && n.trust === 'owner').length, lastSync: c.lastSync, agentFiles: [...c.agentFiles],
-      proposeNotes: c.opts.proposeNotes, git: !!c.facts,
+      proposeNotes: c.opts.proposeNotes, git: !!c.facts, idPrefix: c.index.idPrefix,
     };
   }
 
@@ -316,6 +327,21 @@ export class ProjectVault extends Disposable {
     } catch (e) {
       this.deps.logger.warn('project.watch_failed', { code: errorCode(e) });
     }
+    const gitDir = c.facts ? path.join(c.facts.top, '.git') : undefined;
+    if (!gitDir || !isDir(gitDir)) return; // a worktree's .git is a file: file changes still re-sync
+    try {
+      c.gitWatch = watch(gitDir, (_ev, name) => {
+        if (name !== 'HEAD' && name !== 'index') return;
+        if (c.gitTimer) clearTimeout(c.gitTimer);
+        c.gitTimer = setTimeout(() => {
+          c.gitTimer = undefined;
+          if (this.cur === c) void this.sync().catch((e) => this.deps.logger.warn('project.git_sync_failed', { code: errorCode(e) }));
+        }, GIT_SETTLE_MS);
+      });
+      c.gitWatch.on('error', () => c.gitWatch?.close());
+    } catch (e) {
+      this.deps.logger.warn('project.git_watch_failed', { code: errorCode(e) });
+    }
   }
 
   private async syncNow(c: Attached): Promise<VaultSyncReport> {
@@ -323,6 +349,7 @@ export class ProjectVault extends Disposable {
     let report: VaultSyncReport;
     if (!existsSync(c.dir) || isEmptyDir(c.dir)) report = await this.purge(c);
     else report = await c.index.syncAll();
+    await refreshGitTrust(this.deps.store, c.index.idPrefix, c.dir, (abs, bytes) => this.gitTrust(c, abs, bytes));
     await this.loadAgents(c);
     await this.deps.afterWrite();
     c.lastSync = this.deps.clock.now();
@@ -392,9 +419,19 @@ export class ProjectVault extends Disposable {
       ...input,
       project: c.opts.projectId, projectType: null,
       trust: flagged ? 'quarantined' : trust, prevTrust: flagged ? trust : null,
-      meta: { ...(input.meta ?? {}), projectVault: c.opts.projectId, gitTrust: g.base, author: g.author, uncommitted: g.uncommitted, flagged },
+      meta: { ...(input.meta ?? {}), projectVault: c.opts.projectId, fmTrust: input.trust ?? 'owner', gitTrust: g.base, author: g.author, uncommitted: g.uncommitted, flagged },
     };
   }
+}
+
+/**
+ * `pv:<8 hex>/`: the hash covers the project id and the vault folder, so two clones or worktrees of one repository
+ * open at once (same project id, one store) never share — and fight over — rows. Stable across rebuilds.
+ */
+export function projectIdPrefix(projectId: string, dir: string): string {
+  let real = dir;
+  try { real = realpathSync(dir); } catch { /* not created yet: the path as given (attach resolved the root) */ }
+  return `${PROJECT_NOTE_PREFIX}${createHash('sha256').update(`${projectId}\0${real}`).digest('hex').slice(0, 8)}/`;
 }
 
 function sameBlob(indexed: string, bytes: Uint8Array): boolean {
@@ -407,6 +444,10 @@ function sameBlob(indexed: string, bytes: Uint8Array): boolean {
 function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function isDir(p: string): boolean {
+  try { return statSync(p).isDirectory(); } catch { return false; }
 }
 
 function isEmptyDir(dir: string): boolean {

@@ -128,6 +128,8 @@ export class Recaller {
   private longterm: { text: string; mtimeMs: number; size: number; checkedAt: number } | null = null;
   /** Beyond scope: may reads show this row? (the project vault shows its rows only while attached). */
   rowVisible: (id: string, meta?: Readonly<Record<string, unknown>>) => boolean = () => true;
+  /** The folder a note's `path` is relative to (the project vault's for `pv:` ids); undefined: not readable now. */
+  noteRoot: (id: string) => string | undefined = () => this.vaultDir;
 
   constructor(
     private readonly store: Store,
@@ -335,12 +337,14 @@ export class Recaller {
     if (typeof id !== 'string' || id.length > 1024) throw new MemoryError('E_BAD_ID', 'memory id must be text');
     const kind = kindOfId(id);
     if (!kind) throw new MemoryError('E_BAD_ID', `unknown memory id format (expected ${ID_PREFIXES_TEXT})`);
-    if (kind === 'note') relPathOfId(id); // refuses `..`, absolute paths and hidden folders
+    if (kind === 'note' && !id.startsWith('pv:')) relPathOfId(id); // refuses `..`, absolute paths and hidden folders
     const item = known ?? this.store.items.get(id);
     if (!item || !this.visible(item, rc)) throw new MemoryError('E_NOT_FOUND', 'no such memory in this conversation\'s scope');
     const base = { id: item.id, kind: item.kind, trust: item.trust, sourceType: item.sourceType };
     if (kind === 'note') {
-      const abs = resolveInVault(this.vaultDir, item.path ?? relPathOfId(id));
+      const root = this.noteRoot(item.id);
+      if (!root) throw new MemoryError('E_NOT_FOUND', 'no such memory in this conversation\'s scope');
+      const abs = resolveInVault(root, item.path ?? relPathOfId(id));
       const parsed = parseNote(item.path ?? relPathOfId(id), await fsp.readFile(abs));
       const { text, truncated } = cap(parsed.body.trim() || parsed.summary);
       return { ...base, text, truncated, path: item.path ?? undefined };

@@ -147,7 +147,7 @@ export async function saveAgentNote(deps: AgentSaveDeps, input: AgentSaveInput):
   const project = note.scope === 'project' ? input.project : undefined;
   const projectType = note.scope === 'project' ? input.projectType : undefined;
   const origin = input.origin;
-  const match = findRepeatNote(deps.store, summary.text, { project, projectType });
+  const match = findRepeatNote(deps.store, summary.text, { project, projectType, idPrefix: deps.vault.idPrefix });
   if (match) {
     await reinforceNote(deps, match, summary.text, `agent via ${origin.path}${origin.model ? `, ${origin.model}` : ''}`);
     deps.logger.info('agent_save', { outcome: 'reinforced', id: match.id, path: origin.path, kind: note.kind });

@@ -378,7 +378,7 @@ class CaptureRun {
 
   /** The in-scope note whose summary is the same fact (shared rule: noteRepeat.ts). */
   private findRepeat(summary: string): Item | undefined {
-    return findRepeatNote(this.deps.store, summary, { project: this.input.project, projectType: this.input.projectType });
+    return findRepeatNote(this.deps.store, summary, { project: this.input.project, projectType: this.input.projectType, idPrefix: this.deps.vault.idPrefix });
   }
 
   private async reinforce(item: Item, maskedSummary: string): Promise<void> {

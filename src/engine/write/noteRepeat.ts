@@ -30,6 +30,8 @@ export function normalizeSummary(s: string): string {
 }
 
 export interface RepeatScope {
+  /** Only notes of this vault root (default the personal vault, `vt:`; the project vault's prefix when writing there). */
+  idPrefix?: string;
   project?: string | null;
   projectType?: string | null;
   /**
@@ -47,7 +49,9 @@ export function findRepeatNote(store: Store, summary: string, scope: RepeatScope
   const projectType = scope.projectType ?? undefined;
   let best: Item | undefined;
   let bestScore = 0;
+  const prefix = scope.idPrefix ?? 'vt:';
   store.items.forEach({ kind: 'note', archived: false }, (it) => {
+    if (!it.id.startsWith(prefix)) return; // another vault root's note (the project vault): not written through these deps
     if (!it.path || isHiddenRelPath(it.path) || it.trust === 'quarantined' || it.archivedAt !== null) return;
     if (scope.exact && ((it.project ?? null) !== (project ?? null) || (it.projectType ?? null) !== (projectType ?? null))) return;
     if (!inScope({ project, projectType }, it.project, it.projectType)) return;

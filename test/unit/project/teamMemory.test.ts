@@ -1,7 +1,7 @@
 // Issue #15: team memory through git — a project vault in the repository, with REAL git: a bare origin and
 // two clones with different identities, each with its own engine (store + personal vault).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { internals } from '../../../src/engine/internals';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
@@ -44,22 +44,48 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(rb.added, 1);
     assert.equal(rb.git, true);
     const [nb] = eb.engine.project.notes();
-    assert.equal(nb!.id, `pv:${project}/semantic/deploy-days.md`);
+    const prefix = eb.engine.project.info()!.idPrefix;
+    assert.match(prefix, /^pv:[0-9a-f]{8}\/$/);
+    assert.equal(nb!.id, `${prefix}semantic/deploy-days.md`);
     assert.equal(nb!.trust, 'peer');
     assert.equal(nb!.author, 'alice@team.example');
     assert.equal(nb!.uncommitted, false);
     assert.equal(internals(eb.engine).store.items.get(nb!.id)!.trust, 'peer');
     const r = await eb.engine.recall({ message: 'when do we deploy the payments service?', project, conversation: 'b-new' });
     assert.match(r.block, /orca-stage/);
-    assert.match(r.block, new RegExp(`\\[pv:${project}/semantic/deploy-days\\.md\\] \\(note, peer\\)`));
+    assert.ok(r.block.includes(`[${nb!.id}] (note, peer)`), 'cited with its trust');
+    const ex = await eb.engine.expand(nb!.id, { project });
+    assert.match(ex.text, /staging database is orca-stage/);
+    assert.equal(ex.trust, 'peer');
+    assert.deepEqual(eb.engine.notes().map((x) => x.id), [], 'engine.notes() is the personal vault only');
+    // A personal memory_save of the same fact does not touch the project note (no reinforcement across roots).
+    const s = await eb.engine.save({ text: 'We deploy the payments service on Fridays after the orca-stage smoke check', scope: 'project', project, origin: { path: 'mcp' } });
+    assert.equal(s.outcome, 'created');
+    assert.ok(s.id.startsWith('vt:'));
     // Outside the project the note is not visible.
     const other = await eb.engine.search('deploy payments Fridays orca-stage', { project: 'another-project' });
     assert.ok(other.every((h) => !h.id.startsWith('pv:')));
 
+    // rebuild restores the same rows (same ids, same trust) from the files alone.
+    await eb.engine.rebuild();
+    assert.deepEqual(eb.engine.project.notes().map((x) => [x.id, x.trust]), [[nb!.id, 'peer']]);
+    assert.equal(internals(eb.engine).store.items.get(nb!.id)!.trust, 'peer');
+
     const ra = await attach(ea, a);
     assert.equal(ra.added, 1);
+    assert.notEqual(ea.engine.project.info()!.idPrefix, prefix, 'another clone of the same project: other ids');
     assert.equal(ea.engine.project.notes()[0]!.trust, 'owner');
     assert.equal(ea.engine.project.info()!.owner, 1);
+  });
+
+  it('with watching on, a commit (no file change) is noticed through .git: the note is no longer uncommitted', async () => {
+    writeFile(a, '.memory/semantic/local.md', note('Local draft about the orca-stage migration window', 'Draft.'));
+    await attach(ea, a, { watch: true });
+    assert.equal(ea.engine.project.notes()[0]!.uncommitted, true);
+    const synced = new Promise<void>((resolve) => ea.engine.project.onDidChange((e) => { if (e.reason === 'sync') resolve(); }));
+    commitAll(a, 'draft');
+    await synced;
+    assert.deepEqual(ea.engine.project.notes().map((n) => [n.uncommitted, n.author]), [[false, 'alice@team.example']]);
   });
 
   it('a teammate cannot raise trust: frontmatter trust: owner in a peer note stays peer; a lower one is kept', async () => {
@@ -79,6 +105,9 @@ describe('team memory through git (issue #15)', function () {
     await attach(eb, b);
     assert.deepEqual(eb.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
     commitAll(b, 'draft');
+    // The commit changes no file: the re-sync takes the new git facts (author, committed) without a file change.
+    await eb.engine.project.sync();
+    assert.deepEqual(eb.engine.project.notes().map((n) => [n.trust, n.uncommitted, n.author]), [['owner', false, 'bob@team.example']]);
     git(b, 'push', '-q', 'origin', 'HEAD:main');
     git(a, 'pull', '-q');
     await attach(ea, a);
@@ -166,7 +195,7 @@ describe('team memory through git (issue #15)', function () {
     writeFile(ea.vaultDir, 'semantic/secret.md', note('Vault root password location', 'See the safe.', 'tags: [contains-secrets]\n'));
     await ea.engine.syncVault();
     const shared = await ea.engine.project.shareNote('vt:semantic/queue.md');
-    assert.equal(shared.id, `pv:${project}/semantic/queue.md`);
+    assert.equal(shared.id, `${ea.engine.project.info()!.idPrefix}semantic/queue.md`);
     assert.equal(shared.path, path.join(a, '.memory', 'semantic', 'queue.md'));
     const text = readFileSync(shared.path, 'utf8');
     assert.ok(!text.includes(key), 'the key is masked');
@@ -233,7 +262,7 @@ describe('team memory through git (issue #15)', function () {
     assert.ok(s1.id.startsWith('vt:'), 'personal by default');
     await attach(ea, a, { proposeNotes: true });
     const s2 = await ea.engine.save({ text: 'The invoice exporter runs at 02:00 UTC and writes to the finance bucket.', scope: 'project', project, origin: { path: 'mcp' } });
-    assert.ok(s2.id.startsWith(`pv:${project}/`), s2.id);
+    assert.ok(s2.id.startsWith(ea.engine.project.info()!.idPrefix), s2.id);
     const [n] = ea.engine.project.notes();
     assert.equal(n!.uncommitted, true);
     assert.equal(git(a, 'log', '--oneline').trim().split('\n').length, 1, 'nothing committed');
@@ -266,6 +295,23 @@ describe('team memory through git (issue #15)', function () {
     assert.ok(events.some((e) => e.reason === 'watch' && e.all), 'the burst ran as a full pass');
     const draft = eb.engine.project.notes().find((x) => x.relPath === 'project/local-draft.md')!;
     assert.deepEqual([draft.trust, draft.uncommitted], ['owner', true]);
+  });
+
+  // `git status` in this repository runs the fsmonitor program and the clean filter (checked by hand: 7 runs); the
+  // engine finds uncommitted files without it (ls-files blob ids + its own hashing) and disables the rest.
+  it('reads git without running what the repository configures (fsmonitor, filters, pager, external diff)', async () => {
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'note');
+    const marker = path.join(repos.dir, 'ran');
+    const script = writeFile(repos.dir, 'evil.sh', `#!/bin/sh\necho x >> '${marker}'\ncat\n`);
+    chmodSync(script, 0o755);
+    for (const [k, v] of [['core.fsmonitor', script], ['core.pager', script], ['diff.external', script], ['filter.evil.clean', script], ['filter.evil.smudge', script], ['core.hooksPath', repos.dir]]) git(a, 'config', k, v!);
+    writeFile(a, '.gitattributes', '*.md filter=evil diff=evil\n');
+    writeFile(a, '.memory/semantic/deploy-days.md', note('We deploy on Thursdays now', 'Changed locally.'));
+    const r = await attach(ea, a);
+    assert.equal(r.git, true);
+    assert.deepEqual(ea.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
+    assert.equal(existsSync(marker), false, 'no repository-configured program ran');
   });
 
   it('refuses a folder outside the workspace and a bad project id', async () => {
