@@ -166,8 +166,13 @@ export class ProjectVault extends Disposable {
     });
     cur.index.loadFromStore();
     this.cur = cur;
+    // Watch first, then sync: a change between the scan and a later watch start (a checkout while attaching)
+    // would otherwise go unnoticed until the next change. The git facts first: they say where .git is.
+    if (o.watch !== false && existsSync(dir)) {
+      cur.facts = await this.readFacts(cur);
+      this.watch(cur);
+    }
     const report = o.sync === false ? emptyReport() : await this.syncNow(cur);
-    if (o.watch !== false && existsSync(dir)) this.watch(cur);
     this.deps.logger.info('project.attach', { notes: report.scanned, git: !!cur.facts });
     this.changeEmitter.fire({ ids: [], all: true, reason: 'attach' });
     return { ...report, dir, projectId: o.projectId, agentFiles: cur.agentFiles, git: !!cur.facts };
