@@ -412,7 +412,9 @@ export class ProjectVault extends Disposable {
     try { bytes = readFileSync(abs); } catch { bytes = undefined; }
     const g = this.gitTrust(c, abs, bytes);
     const trust: Trust = lowerTrust(input.trust ?? 'owner', g.base);
-    const text = `${parsed.summary}\n${parsed.body}\n${JSON.stringify(parsed.frontmatter)}`;
+    // The frontmatter's values are gated too (an instruction can hide in any key), but not its JSON syntax:
+    // braces and quotes around every short note read as a payload to the classifier.
+    const text = [parsed.summary, parsed.body, ...frontmatterValues(parsed.frontmatter)].join('\n');
     let flagged: ProjectNoteInfo['flagged'];
     if (bytes && CONFLICT.test(Buffer.from(bytes).toString('utf8'))) flagged = { verdict: 'conflict', detector: 'merge_conflict' };
     else {
@@ -437,6 +439,16 @@ export function projectIdPrefix(projectId: string, dir: string): string {
   let real = dir;
   try { real = realpathSync(dir); } catch { /* not created yet: the path as given (attach resolved the root) */ }
   return `${PROJECT_NOTE_PREFIX}${createHash('sha256').update(`${projectId}\0${real}`).digest('hex').slice(0, 8)}/`;
+}
+
+/** Every string (and number) value in a parsed frontmatter, depth first, keys left out. */
+export function frontmatterValues(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 8) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+  else if (Array.isArray(v)) for (const x of v) frontmatterValues(x, out, depth + 1);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) frontmatterValues(x, out, depth + 1);
+  return out;
 }
 
 function sameBlob(indexed: string, bytes: Uint8Array): boolean {
