@@ -414,7 +414,7 @@ export class ProjectVault extends Disposable {
     const trust: Trust = lowerTrust(input.trust ?? 'owner', g.base);
     // The frontmatter's values are gated too (an instruction can hide in any key), but not its JSON syntax:
     // braces and quotes around every short note read as a payload to the classifier.
-    const text = [parsed.summary, parsed.body, ...frontmatterValues(parsed.frontmatter)].join('\n');
+    const text = [parsed.summary, parsed.body, ...frontmatterValues(parsed.frontmatter, STRUCTURAL_KEYS)].join('\n');
     let flagged: ProjectNoteInfo['flagged'];
     if (bytes && CONFLICT.test(Buffer.from(bytes).toString('utf8'))) flagged = { verdict: 'conflict', detector: 'merge_conflict' };
     else {
@@ -441,13 +441,21 @@ export function projectIdPrefix(projectId: string, dir: string): string {
   return `${PROJECT_NOTE_PREFIX}${createHash('sha256').update(`${projectId}\0${real}`).digest('hex').slice(0, 8)}/`;
 }
 
-/** Every string (and number) value in a parsed frontmatter, depth first, keys left out. */
-export function frontmatterValues(v: unknown, out: string[] = [], depth = 0): string[] {
+/**
+ * Top-level frontmatter keys whose values are the note format's own vocabulary (a kind, tags, ids, flags, dates),
+ * not prose: left out of the gated text (`summary` is gated as the summary).
+ */
+const STRUCTURAL_KEYS: ReadonlySet<string> = new Set(['kind', 'summary', 'tags', 'project', 'projectType', 'project-type', 'project_type', 'trust', 'pinned', 'origin', 'created', 'updated', 'valid_from', 'invalidated_at', 'aliases']);
+
+/** Every string (and number) value in a parsed frontmatter, depth first, keys left out; `skip`: top-level keys to leave out. */
+export function frontmatterValues(v: unknown, skip: ReadonlySet<string> = new Set(), out: string[] = [], depth = 0): string[] {
   if (depth > 8) return out;
   if (typeof v === 'string') out.push(v);
   else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-  else if (Array.isArray(v)) for (const x of v) frontmatterValues(x, out, depth + 1);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) frontmatterValues(x, out, depth + 1);
+  else if (Array.isArray(v)) for (const x of v) frontmatterValues(x, skip, out, depth + 1);
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) if (depth > 0 || !skip.has(k)) frontmatterValues(x, skip, out, depth + 1);
+  }
   return out;
 }
 
