@@ -110,6 +110,8 @@ interface Attached {
   /** Watches the repository's .git folder (HEAD, index): a commit, checkout or stage changes trust, not files. */
   gitWatch?: FSWatcher;
   gitTimer?: NodeJS.Timeout;
+  /** attach({watch}) asked for watching: the vault folder is watched as soon as it exists. */
+  watching?: boolean;
   facts?: GitFacts;
   lastSync: number | null;
   agentFiles: string[];
@@ -167,7 +169,11 @@ export class ProjectVault extends Disposable {
     cur.index.loadFromStore();
     this.cur = cur;
     const report = o.sync === false ? emptyReport() : await this.syncNow(cur);
-    if (o.watch !== false && existsSync(dir)) this.watch(cur);
+    if (o.watch !== false) {
+      cur.watching = true;
+      this.watchGit(cur);
+      this.watchVault(cur);
+    }
     this.deps.logger.info('project.attach', { notes: report.scanned, git: !!cur.facts });
     this.changeEmitter.fire({ ids: [], all: true, reason: 'attach' });
     return { ...report, dir, projectId: o.projectId, agentFiles: cur.agentFiles, git: !!cur.facts };
@@ -271,7 +277,7 @@ export class ProjectVault extends Disposable {
     await fsp.unlink(from);
     await this.deps.personal.syncFile(item.path);
     c.facts = await this.readFacts(c);
-    if (!c.watcher) this.watch(c);
+    this.watchVault(c);
     const id = await c.index.syncFile(item.path);
     await this.deps.afterWrite();
     this.deps.logger.info('project.share', { masked: masked.count });
@@ -318,7 +324,9 @@ export class ProjectVault extends Disposable {
     return abs;
   }
 
-  private watch(c: Attached): void {
+  /** Watches the vault folder once it exists (attach may come before the first note is shared or pulled). */
+  private watchVault(c: Attached): void {
+    if (!c.watching || c.watcher || this.cur !== c || !existsSync(c.dir)) return;
     try {
       c.watcher = new VaultWatcher(c.index, { logger: this.deps.logger, fullSyncAbove: BURST_PATHS, beforeSync: async () => { c.facts = await this.readFacts(c); } });
       c.watcher.onDidChange((e) => {
@@ -327,6 +335,10 @@ export class ProjectVault extends Disposable {
     } catch (e) {
       this.deps.logger.warn('project.watch_failed', { code: errorCode(e) });
     }
+  }
+
+  /** Watches `.git` (HEAD, index): a commit, checkout or pull re-syncs (trust changes without file changes). */
+  private watchGit(c: Attached): void {
     const gitDir = c.facts ? path.join(c.facts.top, '.git') : undefined;
     if (!gitDir || !isDir(gitDir)) return; // a worktree's .git is a file: file changes still re-sync
     try {
@@ -353,11 +365,14 @@ export class ProjectVault extends Disposable {
     await this.loadAgents(c);
     await this.deps.afterWrite();
     c.lastSync = this.deps.clock.now();
+    this.watchVault(c); // the folder may have arrived with this pull or checkout
     return report;
   }
 
   /** The folder is gone (a branch without it) while the workspace is there: its rows go too. */
   private async purge(c: Attached): Promise<VaultSyncReport> {
+    c.watcher?.dispose(); // watched again when the folder comes back (watchVault after a sync)
+    c.watcher = undefined;
     const ids = c.index.stamps().map((s) => s.id);
     if (ids.length) {
       await this.deps.store.transaction((tx) => { for (const id of ids) { tx.items.delete(id); tx.links.set(id, []); } });

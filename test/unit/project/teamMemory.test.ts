@@ -88,6 +88,23 @@ describe('team memory through git (issue #15)', function () {
     assert.deepEqual(ea.engine.project.notes().map((n) => [n.uncommitted, n.author]), [[false, 'alice@team.example']]);
   });
 
+  it('with watching on, a pull that brings the first .memory/ folder is indexed (through .git), then watched', async () => {
+    await attach(eb, b, { watch: true });
+    assert.equal(eb.engine.project.notes().length, 0);
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'first team note');
+    git(a, 'push', '-q', 'origin', 'HEAD:main');
+    const synced = new Promise<void>((resolve) => eb.engine.project.onDidChange((e) => { if (e.reason === 'sync' && eb.engine.project.notes().length) resolve(); }));
+    git(b, 'pull', '-q');
+    await synced;
+    assert.deepEqual(eb.engine.project.notes().map((n) => [n.relPath, n.trust]), [['semantic/deploy-days.md', 'peer']]);
+    // Now the folder itself is watched: a local edit arrives without any git change.
+    const edited = new Promise<void>((resolve) => eb.engine.project.onDidChange((e) => { if (e.reason === 'watch') resolve(); }));
+    writeFile(b, '.memory/semantic/local.md', note('A local draft about the ledger retention window', 'Draft.'));
+    await edited;
+    assert.equal(eb.engine.project.notes().length, 2);
+  });
+
   it('a teammate cannot raise trust: frontmatter trust: owner in a peer note stays peer; a lower one is kept', async () => {
     writeFile(a, '.memory/semantic/raise.md', note('Release trains leave every Tuesday at noon', 'Trains at noon.', 'trust: owner\n'));
     writeFile(a, '.memory/semantic/lower.md', note('The v1 client is ingested advice from the vendor', 'Vendor says.', 'trust: ingested\n'));
