@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
+import { MemoryEngine } from '../../../src/engine/engine';
 import { internals } from '../../../src/engine/internals';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
 import { createTestEngine, type TestEngine } from '../engine/builders';
@@ -329,6 +330,31 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(r.git, true);
     assert.deepEqual(ea.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
     assert.equal(existsSync(marker), false, 'no repository-configured program ran');
+  });
+
+  it('two worktrees of one repository, open at once on ONE store: each keeps its own rows (no fight over ids)', async () => {
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'note');
+    const wt = path.join(repos.dir, 'alice-wt', 'shop');
+    git(a, 'worktree', 'add', '-q', '-b', 'other', wt);
+    writeFile(wt, '.memory/semantic/deploy-days.md', note('We deploy on Mondays in the other branch', 'Mondays.'));
+    writeFile(wt, '.memory/semantic/only-here.md', note('A note that exists only in the worktree', 'Only here.'));
+    assert.equal(projectIdForFolder(wt), project, 'a worktree has the same project id');
+    const second = await MemoryEngine.open({ storeDir: ea.storeDir, vaultDir: ea.vaultDir, clock: ea.clock, logger: ea.logger });
+    try {
+      await attach(ea, a);
+      await second.project.attach({ workspaceRoot: wt, projectId: project, watch: false });
+      await ea.engine.project.sync();
+      await second.project.sync();
+      await ea.engine.project.sync();
+      assert.deepEqual(ea.engine.project.notes().map((n) => n.relPath), ['semantic/deploy-days.md']);
+      assert.deepEqual(second.project.notes().map((n) => n.relPath), ['semantic/deploy-days.md', 'semantic/only-here.md']);
+      const r = await ea.engine.recall({ message: 'which day do we deploy the payments service?', project, conversation: 'wt-a' });
+      assert.match(r.block, /Fridays/);
+      assert.doesNotMatch(r.block, /Mondays/, 'the other worktree\'s notes are not this window\'s');
+    } finally {
+      await second.close();
+    }
   });
 
   it('refuses a folder outside the workspace and a bad project id', async () => {
