@@ -106,6 +106,17 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(eb.engine.project.notes().length, 2);
   });
 
+  it('with watching on, an edited CLAUDE.md is re-loaded without any call', async () => {
+    writeFile(a, 'CLAUDE.md', '# Rules\n\n## Database\n\nThe reporting replica is called quokka-replica.\n');
+    await attach(ea, a, { watch: true });
+    const docs = () => internals(ea.engine).store.items.list({ kind: 'doc' }).map((d) => d.text ?? '').join('\n');
+    assert.match(docs(), /quokka-replica/);
+    const reloaded = new Promise<void>((resolve) => ea.engine.project.onDidChange(() => { if (/numbat/.test(docs())) resolve(); }));
+    writeFile(a, 'CLAUDE.md', '# Rules\n\n## Database\n\nThe reporting replica is called numbat-replica now.\n');
+    await reloaded;
+    assert.doesNotMatch(docs(), /quokka-replica/);
+  });
+
   it('a teammate cannot raise trust: frontmatter trust: owner in a peer note stays peer; a lower one is kept', async () => {
     writeFile(a, '.memory/semantic/raise.md', note('Release trains leave every Tuesday at noon', 'Trains at noon.', 'trust: owner\n'));
     writeFile(a, '.memory/semantic/lower.md', note('The v1 client is ingested advice from the vendor', 'Vendor says.', 'trust: ingested\n'));
