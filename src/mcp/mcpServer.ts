@@ -174,8 +174,11 @@ export function createMemoryMcpServer(o: MemoryMcpOptions): Server {
     async memory_status() {
       // The headline, not the full card: it scans no facts or summaries (cheap at any store size).
       const s = engine.headline();
+      const pv = engine.project.info();
       return `Memory engine status (counts and switches only, no memory content): ${JSON.stringify({
         enabled: s.enabled, items: s.items, embedder: s.embedder.id, vectors: s.embedder.vectors, project: o.project ?? null, health: s.health.level,
+        // The repository's project vault (issue #15), counts only.
+        projectVault: pv ? { notes: pv.notes, owner: pv.owner, peer: pv.peer, flagged: pv.flagged } : null,
       })}`;
     },
     async memory_forget(a) {

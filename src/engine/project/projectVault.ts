@@ -7,7 +7,7 @@
 // recalled while the vault is attached in this engine (Restricted Mode, `--no-project-vault`: not attached).
 // The agent files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md) load as project documents.
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryError, errorCode } from '../errors';
 import { Disposable, Emitter, type Clock, type Event, type Logger } from '../host';
@@ -23,13 +23,14 @@ import { maskOrWithhold } from '../write/mask';
 import { gate, type GateDetector } from '../write/poisonGate';
 import { AGENT_FILES, loadAgentFiles } from './agentFiles';
 import { blobId, readGitFacts, type GitFacts } from './git';
+import { watchNames, type NameWatch } from './repoWatch';
 import { refreshGitTrust } from './trustRefresh';
 
 export const DEFAULT_PROJECT_FOLDER = '.memory';
 const PROJECT_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** A watcher batch of more paths than this (a pull, a branch switch) is one full re-sync pass. */
 export const BURST_PATHS = 20;
-/** Quiet time after a change of .git/HEAD or .git/index before the trust re-sync (a commit writes both). */
+/** Quiet time after a change of .git/HEAD, .git/index or an agent file before acting (a commit writes both). */
 const GIT_SETTLE_MS = 300;
 
 export interface ProjectAttachOptions {
@@ -107,9 +108,10 @@ interface Attached {
   dir: string;
   index: VaultIndex;
   watcher?: VaultWatcher;
-  /** Watches the repository's .git folder (HEAD, index): a commit, checkout or stage changes trust, not files. */
-  gitWatch?: FSWatcher;
-  gitTimer?: NodeJS.Timeout;
+  /** `.git` (HEAD, index: a commit, checkout or stage changes trust, not files) and the agent files' folders. */
+  repoWatches: NameWatch[];
+  /** attach({watch}) asked for watching: the vault folder is watched as soon as it exists. */
+  watching?: boolean;
   facts?: GitFacts;
   lastSync: number | null;
   agentFiles: string[];
@@ -159,7 +161,7 @@ export class ProjectVault extends Disposable {
     if (existsSync(dir) && !isInside(root, realpathSync(dir))) throw new MemoryError('E_BAD_INPUT', 'the project vault folder leaves the workspace (symlink)');
     this.detach(true);
     const opts = { workspaceRoot: root, projectId: o.projectId, folder, proposeNotes: o.proposeNotes === true };
-    const cur: Attached = { opts, dir, lastSync: null, agentFiles: [], index: undefined as unknown as VaultIndex };
+    const cur: Attached = { opts, dir, lastSync: null, agentFiles: [], repoWatches: [], index: undefined as unknown as VaultIndex };
     cur.index = new VaultIndex(dir, this.deps.store, this.deps.clock, this.deps.logger, {
       idPrefix: projectIdPrefix(o.projectId, dir),
       decorate: (input, parsed) => this.decorate(cur, input, parsed),
@@ -168,9 +170,11 @@ export class ProjectVault extends Disposable {
     this.cur = cur;
     // Watch first, then sync: a change between the scan and a later watch start (a checkout while attaching)
     // would otherwise go unnoticed until the next change. The git facts first: they say where .git is.
-    if (o.watch !== false && existsSync(dir)) {
+    if (o.watch !== false) {
+      cur.watching = true;
       cur.facts = await this.readFacts(cur);
-      this.watch(cur);
+      this.watchRepo(cur);
+      this.watchVault(cur);
     }
     const report = o.sync === false ? emptyReport() : await this.syncNow(cur);
     this.deps.logger.info('project.attach', { notes: report.scanned, git: !!cur.facts });
@@ -189,8 +193,7 @@ export class ProjectVault extends Disposable {
     const c = this.cur;
     if (!c) return;
     c.watcher?.dispose();
-    c.gitWatch?.close();
-    if (c.gitTimer) clearTimeout(c.gitTimer);
+    for (const w of c.repoWatches.splice(0)) w.close();
     this.cur = undefined;
     if (!quiet) this.changeEmitter.fire({ ids: [], all: true, reason: 'detach' });
   }
@@ -276,7 +279,7 @@ export class ProjectVault extends Disposable {
     await fsp.unlink(from);
     await this.deps.personal.syncFile(item.path);
     c.facts = await this.readFacts(c);
-    if (!c.watcher) this.watch(c);
+    this.watchVault(c);
     const id = await c.index.syncFile(item.path);
     await this.deps.afterWrite();
     this.deps.logger.info('project.share', { masked: masked.count });
@@ -323,7 +326,9 @@ export class ProjectVault extends Disposable {
     return abs;
   }
 
-  private watch(c: Attached): void {
+  /** Watches the vault folder once it exists (attach may come before the first note is shared or pulled). */
+  private watchVault(c: Attached): void {
+    if (!c.watching || c.watcher || this.cur !== c || !existsSync(c.dir)) return;
     try {
       c.watcher = new VaultWatcher(c.index, { logger: this.deps.logger, fullSyncAbove: BURST_PATHS, beforeSync: async () => { c.facts = await this.readFacts(c); } });
       c.watcher.onDidChange((e) => {
@@ -332,21 +337,26 @@ export class ProjectVault extends Disposable {
     } catch (e) {
       this.deps.logger.warn('project.watch_failed', { code: errorCode(e) });
     }
-    const gitDir = c.facts ? path.join(c.facts.top, '.git') : undefined;
-    if (!gitDir || !isDir(gitDir)) return; // a worktree's .git is a file: file changes still re-sync
-    try {
-      c.gitWatch = watch(gitDir, (_ev, name) => {
-        if (name !== 'HEAD' && name !== 'index') return;
-        if (c.gitTimer) clearTimeout(c.gitTimer);
-        c.gitTimer = setTimeout(() => {
-          c.gitTimer = undefined;
-          if (this.cur === c) void this.sync().catch((e) => this.deps.logger.warn('project.git_sync_failed', { code: errorCode(e) }));
-        }, GIT_SETTLE_MS);
-      });
-      c.gitWatch.on('error', () => c.gitWatch?.close());
-    } catch (e) {
-      this.deps.logger.warn('project.git_watch_failed', { code: errorCode(e) });
-    }
+  }
+
+  /**
+   * Watches `.git` (HEAD, index: a commit, checkout or pull re-syncs — trust changes without file changes; a linked
+   * worktree's `.git` is a file, not watched) and the agent files (re-loaded when edited).
+   */
+  private watchRepo(c: Attached): void {
+    const root = c.opts.workspaceRoot;
+    const whenCurrent = (fn: () => Promise<unknown>, event: string) => () => {
+      if (this.cur === c) void fn().catch((e) => this.deps.logger.warn(event, { code: errorCode(e) }));
+    };
+    const reloadAgents = whenCurrent(async () => { await this.loadAgents(c); this.changeEmitter.fire({ ids: [], all: true, reason: 'sync' }); }, 'project.agent_reload_failed');
+    const watches = [
+      c.facts && isDir(path.join(c.facts.top, '.git'))
+        ? watchNames(path.join(c.facts.top, '.git'), new Set(['HEAD', 'index']), GIT_SETTLE_MS, whenCurrent(() => this.sync(), 'project.git_sync_failed'))
+        : undefined,
+      watchNames(root, new Set(AGENT_FILES.filter((f) => !f.includes('/'))), GIT_SETTLE_MS, reloadAgents),
+      isDir(path.join(root, '.github')) ? watchNames(path.join(root, '.github'), new Set(['copilot-instructions.md']), GIT_SETTLE_MS, reloadAgents) : undefined,
+    ];
+    for (const w of watches) if (w) c.repoWatches.push(w);
   }
 
   private async syncNow(c: Attached): Promise<VaultSyncReport> {
@@ -358,11 +368,14 @@ export class ProjectVault extends Disposable {
     await this.loadAgents(c);
     await this.deps.afterWrite();
     c.lastSync = this.deps.clock.now();
+    this.watchVault(c); // the folder may have arrived with this pull or checkout
     return report;
   }
 
   /** The folder is gone (a branch without it) while the workspace is there: its rows go too. */
   private async purge(c: Attached): Promise<VaultSyncReport> {
+    c.watcher?.dispose(); // watched again when the folder comes back (watchVault after a sync)
+    c.watcher = undefined;
     const ids = c.index.stamps().map((s) => s.id);
     if (ids.length) {
       await this.deps.store.transaction((tx) => { for (const id of ids) { tx.items.delete(id); tx.links.set(id, []); } });

@@ -1,18 +1,15 @@
 // The project vault in VS Code (issue #15): attaches the repository's `.memory/` folder to the engine for the
 // window's project, keeps it attached across engine reopens and project changes, and says why when it is not
-// (Restricted Mode, no folder, a remote folder, switched off). The engine watches the vault folder itself
-// (bursts from a pull or a branch switch become one re-sync); this controller adds a VS Code watcher for what the
-// engine does not watch: the agent files at the root and the vault folder appearing later (a pull, a first share).
-// Flagged notes (poison gate, merge conflict) get a warning diagnostic on their file.
+// (Restricted Mode, no folder, a remote folder, switched off). The engine watches what the project vault depends on
+// itself — the vault folder (a pull or branch switch = one re-sync pass), `.git` (HEAD, index: commits and checkouts
+// change trust) and the agent files — so this controller only (re)attaches and reports. Flagged notes (poison gate, merge conflict) get a warning diagnostic on their file.
 // Invariants: nothing from the workspace is read in Restricted Mode; every failure is logged by code and shown in
 // status, never thrown at the caller; logs carry counts and codes, never note text or paths.
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryEngine, ProjectNoteInfo, ProjectVaultInfo } from '../../engine/engine';
 import { errorCode } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
-import { AGENT_FILES } from '../../engine/project/agentFiles';
 import { DEFAULT_PROJECT_FOLDER } from '../../engine/project/projectVault';
 import type { ProjectContext } from '../config';
 import { userValue } from '../config';
@@ -78,11 +75,7 @@ export class ProjectVaultController implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('memory-project-vault');
   private stateValue: ProjectVaultState = { state: 'off', reason: 'engine' };
   private engineSub: { dispose(): void } | undefined;
-  private fsWatcher: vscode.FileSystemWatcher | undefined;
-  private watchedKey = '';
   private chain: Promise<unknown> = Promise.resolve();
-  /** The vault folder existed at attach time (the engine watches it only then). */
-  private dirSeen = false;
   /** What the engine is attached with (engine, root, project, folder, propose): an unchanged refresh does not re-attach. */
   private attachedWith: { engine: MemoryEngine; key: string } | undefined;
   private readonly subs: vscode.Disposable[] = [];
@@ -108,14 +101,14 @@ export class ProjectVaultController implements vscode.Disposable {
   }
 
   /** Attaches, re-attaches or detaches as trust, folders, project and settings say; one at a time. */
-  refresh(opts: { reattach?: boolean } = {}): Promise<ProjectVaultState> {
-    const go = () => this.refreshNow(opts.reattach === true);
+  refresh(): Promise<ProjectVaultState> {
+    const go = () => this.refreshNow();
     const run = this.chain.then(go, go);
     this.chain = run.catch(() => undefined);
     return run;
   }
 
-  private async refreshNow(reattach: boolean): Promise<ProjectVaultState> {
+  private async refreshNow(): Promise<ProjectVaultState> {
     const engine = this.deps.host.current;
     const settings = readProjectVaultSettings();
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -130,7 +123,6 @@ export class ProjectVaultController implements vscode.Disposable {
     if (next || !engine || !folder || !projectId) {
       if (engine?.project.info()) engine.project.detach();
       this.attachedWith = undefined;
-      this.unwatch();
       return this.set(next ?? { state: 'off', reason: 'engine' });
     }
     const proposeNotes = settings.proposeFor.includes(projectId);
@@ -138,13 +130,11 @@ export class ProjectVaultController implements vscode.Disposable {
     // Re-attaching restarts the engine's watcher: only when something it depends on changed (an unrelated
     // setting or a project event must not open a window in which a pull goes unnoticed).
     const current = engine.project.info();
-    if (!reattach && current && this.attachedWith?.engine === engine && this.attachedWith.key === key) return this.set({ state: 'attached', info: current });
+    if (current && this.attachedWith?.engine === engine && this.attachedWith.key === key) return this.set({ state: 'attached', info: current });
     try {
       const report = await engine.project.attach({ workspaceRoot: folder.uri.fsPath, projectId, folder: settings.folder, proposeNotes });
       this.attachedWith = { engine, key };
-      this.dirSeen = existsSync(report.dir);
       this.bindEngine(engine);
-      this.watchRoot(folder.uri, settings.folder);
       this.deps.logger.info('project_vault.attached', { notes: report.scanned, added: report.added, removed: report.removed, git: report.git, agentFiles: report.agentFiles.length });
       const info = engine.project.info();
       return this.set(info ? { state: 'attached', info } : { state: 'off', reason: 'engine' });
@@ -152,7 +142,6 @@ export class ProjectVaultController implements vscode.Disposable {
       const code = errorCode(e, 'E_INTERNAL');
       this.attachedWith = undefined;
       this.deps.logger.warn('project_vault.attach_failed', { code });
-      this.unwatch();
       return this.set({ state: 'failed', code });
     }
   }
@@ -172,46 +161,6 @@ export class ProjectVaultController implements vscode.Disposable {
       const info = engine.project.info();
       if (info) this.set({ state: 'attached', info });
     });
-  }
-
-  /** VS Code watcher for the agent files and for the vault folder appearing after the attach. */
-  private watchRoot(root: vscode.Uri, folder: string): void {
-    const key = `${root.toString()}|${folder}`;
-    if (this.fsWatcher && this.watchedKey === key) return;
-    this.unwatch();
-    this.watchedKey = key;
-    const pattern = `{${[...AGENT_FILES, folder, `${folder}/**`].join(',')}}`;
-    this.fsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, pattern));
-    const onEvent = (uri: vscode.Uri) => void this.onRootEvent(root, folder, uri);
-    this.fsWatcher.onDidCreate(onEvent);
-    this.fsWatcher.onDidChange(onEvent);
-    this.fsWatcher.onDidDelete(onEvent);
-  }
-
-  private async onRootEvent(root: vscode.Uri, folder: string, uri: vscode.Uri): Promise<void> {
-    const engine = this.deps.host.current;
-    if (!engine || this.stateValue.state !== 'attached') return;
-    const rel = path.relative(root.fsPath, uri.fsPath).split(path.sep).join('/');
-    try {
-      if (AGENT_FILES.includes(rel)) {
-        await engine.project.syncFile(uri.fsPath);
-      } else if (!this.dirSeen && (rel === folder || rel.startsWith(`${folder}/`)) && existsSync(path.join(root.fsPath, ...folder.split('/')))) {
-        // The folder arrived (a pull, a first share in another window): attach again so the engine watches it.
-        await this.refresh({ reattach: true });
-        return;
-      } else {
-        return; // the engine's own watcher handles the vault folder
-      }
-      this.set({ state: 'attached', info: engine.project.info()! });
-    } catch (e) {
-      this.deps.logger.warn('project_vault.sync_failed', { code: errorCode(e, 'E_INTERNAL') });
-    }
-  }
-
-  private unwatch(): void {
-    this.fsWatcher?.dispose();
-    this.fsWatcher = undefined;
-    this.watchedKey = '';
   }
 
   private set(s: ProjectVaultState): ProjectVaultState {
@@ -238,7 +187,6 @@ export class ProjectVaultController implements vscode.Disposable {
 
   dispose(): void {
     this.engineSub?.dispose();
-    this.unwatch();
     for (const s of this.subs) s.dispose();
     this.diagnostics.dispose();
     this.changed.dispose();

@@ -117,6 +117,7 @@ describe('MCP server (vscode-memory mcp over stdio, SDK client)', function () {
     assert.match(status, /"enabled":true/);
     assert.match(status, /"items":\d+/);
     assert.match(status, /"project":"alpha"/);
+    assert.match(status, /"projectVault":null/, 'no project vault attached here');
     assert.ok(!status.includes('fastlane'), 'no memory text in status');
     const notes = readdirSync(path.join(store, 'vault', 'projects', 'alpha')).filter((f) => f.endsWith('.md'));
     const id = `vt:projects/alpha/${notes[0]}`;

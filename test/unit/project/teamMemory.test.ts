@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
+import { MemoryEngine } from '../../../src/engine/engine';
 import { internals } from '../../../src/engine/internals';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
 import { createTestEngine, type TestEngine } from '../engine/builders';
@@ -86,6 +87,34 @@ describe('team memory through git (issue #15)', function () {
     commitAll(a, 'draft');
     await synced;
     assert.deepEqual(ea.engine.project.notes().map((n) => [n.uncommitted, n.author]), [[false, 'alice@team.example']]);
+  });
+
+  it('with watching on, a pull that brings the first .memory/ folder is indexed (through .git), then watched', async () => {
+    await attach(eb, b, { watch: true });
+    assert.equal(eb.engine.project.notes().length, 0);
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'first team note');
+    git(a, 'push', '-q', 'origin', 'HEAD:main');
+    const synced = new Promise<void>((resolve) => eb.engine.project.onDidChange((e) => { if (e.reason === 'sync' && eb.engine.project.notes().length) resolve(); }));
+    git(b, 'pull', '-q');
+    await synced;
+    assert.deepEqual(eb.engine.project.notes().map((n) => [n.relPath, n.trust]), [['semantic/deploy-days.md', 'peer']]);
+    // Now the folder itself is watched: a local edit arrives without any git change.
+    const edited = new Promise<void>((resolve) => eb.engine.project.onDidChange((e) => { if (e.reason === 'watch') resolve(); }));
+    writeFile(b, '.memory/semantic/local.md', note('A local draft about the ledger retention window', 'Draft.'));
+    await edited;
+    assert.equal(eb.engine.project.notes().length, 2);
+  });
+
+  it('with watching on, an edited CLAUDE.md is re-loaded without any call', async () => {
+    writeFile(a, 'CLAUDE.md', '# Rules\n\n## Database\n\nThe reporting replica is called quokka-replica.\n');
+    await attach(ea, a, { watch: true });
+    const docs = () => internals(ea.engine).store.items.list({ kind: 'doc' }).map((d) => d.text ?? '').join('\n');
+    assert.match(docs(), /quokka-replica/);
+    const reloaded = new Promise<void>((resolve) => ea.engine.project.onDidChange(() => { if (/numbat/.test(docs())) resolve(); }));
+    writeFile(a, 'CLAUDE.md', '# Rules\n\n## Database\n\nThe reporting replica is called numbat-replica now.\n');
+    await reloaded;
+    assert.doesNotMatch(docs(), /quokka-replica/);
   });
 
   it('a teammate cannot raise trust: frontmatter trust: owner in a peer note stays peer; a lower one is kept', async () => {
@@ -312,6 +341,31 @@ describe('team memory through git (issue #15)', function () {
     assert.equal(r.git, true);
     assert.deepEqual(ea.engine.project.notes().map((n) => [n.trust, n.uncommitted]), [['owner', true]]);
     assert.equal(existsSync(marker), false, 'no repository-configured program ran');
+  });
+
+  it('two worktrees of one repository, open at once on ONE store: each keeps its own rows (no fight over ids)', async () => {
+    writeFile(a, '.memory/semantic/deploy-days.md', DEPLOY);
+    commitAll(a, 'note');
+    const wt = path.join(repos.dir, 'alice-wt', 'shop');
+    git(a, 'worktree', 'add', '-q', '-b', 'other', wt);
+    writeFile(wt, '.memory/semantic/deploy-days.md', note('We deploy on Mondays in the other branch', 'Mondays.'));
+    writeFile(wt, '.memory/semantic/only-here.md', note('A note that exists only in the worktree', 'Only here.'));
+    assert.equal(projectIdForFolder(wt), project, 'a worktree has the same project id');
+    const second = await MemoryEngine.open({ storeDir: ea.storeDir, vaultDir: ea.vaultDir, clock: ea.clock, logger: ea.logger });
+    try {
+      await attach(ea, a);
+      await second.project.attach({ workspaceRoot: wt, projectId: project, watch: false });
+      await ea.engine.project.sync();
+      await second.project.sync();
+      await ea.engine.project.sync();
+      assert.deepEqual(ea.engine.project.notes().map((n) => n.relPath), ['semantic/deploy-days.md']);
+      assert.deepEqual(second.project.notes().map((n) => n.relPath), ['semantic/deploy-days.md', 'semantic/only-here.md']);
+      const r = await ea.engine.recall({ message: 'which day do we deploy the payments service?', project, conversation: 'wt-a' });
+      assert.match(r.block, /Fridays/);
+      assert.doesNotMatch(r.block, /Mondays/, 'the other worktree\'s notes are not this window\'s');
+    } finally {
+      await second.close();
+    }
   });
 
   it('refuses a folder outside the workspace and a bad project id', async () => {
