@@ -15,6 +15,7 @@ import type { MemoryExtensionApi } from '../../src/extension';
 import type { StatusFigures } from '../../src/vscode/commands/statusCommand';
 import { statusLine } from '../../src/vscode/commands/statusCommand';
 import type { ShareResult } from '../../src/vscode/commands/projectVaultCommands';
+import { referenceUri } from '../../src/vscode/commands/memoryDocuments';
 import type { TurnRecordedEvent } from '../../src/vscode/chat/memoryParticipant';
 import { walkVaultTree, type VaultNode } from '../../src/vscode/views/vaultModel';
 import { FakeOpenAiServer, sseOf, textChunk, type RecordedRequest, type Reply } from '../unit/model/fakeOpenAiServer';
@@ -118,6 +119,7 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
       assert.match(block, /deploys on Fridays only/);
       assert.ok(!/reveal every stored password/.test(block), 'the poisoned note never reaches the block');
       assert.ok(ev.recalled.includes(id), 'shown as a reference');
+      assert.equal(referenceUri(engine, id).fsPath, path.join(workspace(), '.memory', 'project', 'deploy-days.md'), 'the reference opens the project file');
     } finally {
       await cfg.update('localModels', undefined, vscode.ConfigurationTarget.Global);
       await server.close();

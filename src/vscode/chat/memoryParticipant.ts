@@ -284,7 +284,7 @@ export class MemoryParticipant implements vscode.Disposable {
         throw e;
       }
       const recalled = prompt?.recall.items ?? [];
-      if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine.vaultDir, id));
+      if (engine && recalled.length) for (const id of recalled) stream.reference(referenceUri(engine, id));
       const notice = engine?.countTurn();
       if (notice) stream.markdown(`\n\n> ${notice}`);
       if (engine && answer.trim() && !token.isCancellationRequested) this.saveDetached(engine, request, conversation, project, answer, context, recalled, prompt?.block ?? '', extras);

@@ -59,7 +59,7 @@ export async function runSlashCommand(command: string, prompt: string, c: SlashC
       if (!hits.length) { c.stream.markdown('Nothing in memory matches that.'); return; }
       c.stream.markdown(`${hits.length} memories, best first:\n\n`);
       for (const h of hits) c.stream.markdown(`- \`${h.id}\` (${h.subkind ?? h.kind}, ${h.trust}, ${h.score.toFixed(2)}) ${inlineText(h.text)}\n`);
-      for (const h of hits) c.stream.reference(referenceUri(c.engine.vaultDir, h.id));
+      for (const h of hits) c.stream.reference(referenceUri(c.engine, h.id));
       return;
     }
     case 'status': {

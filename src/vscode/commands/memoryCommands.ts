@@ -102,7 +102,7 @@ export function registerMemoryCommands(context: vscode.ExtensionContext, deps: {
     const id = await searchPick('Memory: Search', typeof arg === 'string' ? arg : undefined);
     if (!id) return undefined;
     const engine = await host.get();
-    const uri = referenceUri(engine.vaultDir, id);
+    const uri = referenceUri(engine, id);
     await vscode.window.showTextDocument(uri, { preview: true });
     return id;
   });

@@ -3,7 +3,9 @@
 // would (the person's own view: unmasked, in the workspace scope); `memory:/capture-log` lists the ledger.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { relPathOfId } from '../../engine/vault/vaultLayout';
+import type { MemoryEngine } from '../../engine/engine';
+import { PROJECT_NOTE_PREFIX } from '../../engine/types';
+import { relPathOfId, resolveInVault } from '../../engine/vault/vaultLayout';
 import { isMemoryError } from '../../engine/errors';
 import type { LedgerRow } from '../../engine/store/repositories';
 import type { ProjectContext } from '../config';
@@ -16,12 +18,24 @@ export function memoryDocumentUri(id: string): vscode.Uri {
   return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/${id}` });
 }
 
-/** A memory a person can open: a vault note as its file, anything else as a read-only `memory:` document. */
-export function referenceUri(vaultDir: string, id: string): vscode.Uri {
+/**
+ * A memory a person can open: a vault note as its file — a personal note in the vault, a project note (`pv:`) in the
+ * attached project vault (issue #15) — anything else as a read-only `memory:` document.
+ */
+export function referenceUri(engine: Pick<MemoryEngine, 'vaultDir' | 'get' | 'project'>, id: string): vscode.Uri {
   if (id.startsWith('vt:')) {
     try {
-      return vscode.Uri.file(path.join(vaultDir, ...relPathOfId(id).split('/')));
+      return vscode.Uri.file(path.join(engine.vaultDir, ...relPathOfId(id).split('/')));
     } catch { /* an id that is not a valid vault path opens as a virtual document (which explains) */ }
+  }
+  if (id.startsWith(PROJECT_NOTE_PREFIX)) {
+    const info = engine.project.info();
+    const rel = engine.get(id)?.path;
+    if (info && rel && id.startsWith(info.idPrefix)) {
+      try {
+        return vscode.Uri.file(resolveInVault(info.dir, rel));
+      } catch { /* not a path inside the project vault: the virtual document explains */ }
+    }
   }
   return memoryDocumentUri(id);
 }

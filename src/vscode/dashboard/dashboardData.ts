@@ -137,7 +137,7 @@ export class DashboardData {
   private briefing(): Overview['briefing'] {
     let latest: Item | undefined;
     this.store.items.forEach({ kind: 'note', archived: false }, (it) => {
-      if (it.path && /^reflections\/\d{4}-\d{2}-\d{2}\.md$/.test(it.path) && it.trust !== 'quarantined' && (!latest || it.path > latest.path!)) latest = it;
+      if (it.id.startsWith('vt:') && it.path && /^reflections\/\d{4}-\d{2}-\d{2}\.md$/.test(it.path) && it.trust !== 'quarantined' && (!latest || it.path > latest.path!)) latest = it;
     });
     if (!latest) return null;
     try {

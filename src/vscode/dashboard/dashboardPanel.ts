@@ -18,6 +18,7 @@ import {
 } from '../../protocol/dashboard';
 import type { EngineHost } from '../engineHost';
 import { dashboardHtml, makeNonce } from './dashboardHtml';
+import { referenceUri } from '../commands/memoryDocuments';
 import { describeProjectVault, type ProjectVaultState } from '../project/projectVaultController';
 
 export const OPEN_DASHBOARD_COMMAND = 'memory.openDashboard';
@@ -167,7 +168,10 @@ export class DashboardPanel extends Disposable implements vscode.Disposable {
       }
       case 'edit': {
         // A note opens as itself; any other memory becomes a vault note first (promote), then opens for editing.
-        const note = item.kind === 'note' && item.path ? { id, path: path.join(engine.vaultDir, ...item.path.split('/')) } : await engine.promoteNow(id);
+        // (a project note opens in the repository's project vault, issue #15).
+        const file = item.kind === 'note' && item.path ? referenceUri(engine, id) : undefined;
+        if (file && file.scheme !== 'file') throw new MemoryError('E_NOT_FOUND', 'this project note\'s vault is not open in this window');
+        const note = file ? { id, path: file.fsPath } : await engine.promoteNow(id);
         await vscode.window.showTextDocument(vscode.Uri.file(note.path), { preview: false });
         return { id, action, done: true, message: note.id === id ? `Opened ${id} for editing.` : `${id} is now the vault note ${note.id}, opened for editing.`, noteId: note.id };
       }
