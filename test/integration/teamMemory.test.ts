@@ -172,8 +172,13 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
     const id = api.projectVault.notes().find((n) => n.relPath === 'project/handover.md')!.id.replace('handover.md', 'deploy-days.md');
     assert.equal(engine.get(id), undefined, 'its row is gone');
     gitAs('checkout', '-q', 'main');
-    const back = await until(api.views.vault.onDidRefresh, () => projectNote('project/deploy-days.md'), 'the note to come back with the branch', 30_000);
-    assert.equal(api.views.vault.getTreeItem(back).description, 'peer · ada@team.example', 'still the teammate\'s note');
+    // A checkout writes the files before it moves HEAD: the file may first look uncommitted (yours) until the
+    // engine's .git watcher re-reads git (HEAD, index) — it must settle on the teammate's trust.
+    const back = await until(api.views.vault.onDidRefresh, () => {
+      const n = projectNote('project/deploy-days.md');
+      return n && api.views.vault.getTreeItem(n).description === 'peer · ada@team.example' ? n : undefined;
+    }, 'the note to come back with the branch, as the teammate\'s', 30_000);
+    assert.ok(back);
     const rows = internals(engine).store.items.list({ kind: 'note' }).filter((it) => it.id === id);
     assert.equal(rows.length, 1, 'one row, no duplicate');
   });
