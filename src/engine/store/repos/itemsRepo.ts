@@ -297,13 +297,23 @@ export class ItemsRepo extends Repo {
    * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
    * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
    */
-  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): ScoreRow[] {
-    const { where, params } = whereOf(filter, false);
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, page?: { after?: { created: number; id: string }; limit: number }): ScoreRow[] {
+    const w = whereOf(filter, false);
+    let { where } = w;
+    const params = [...w.params];
+    // A page: the next `limit` rows in (created, id) order after `after` (keyset, so each page is an index range).
+    if (page?.after) {
+      where += `${where ? ' AND' : ' WHERE'} (created > ? OR (created = ? AND id > ?))`;
+      params.push(page.after.created, page.after.created, page.after.id);
+    }
+    let tail = '';
+    if (page) { tail = ' LIMIT ?'; params.push(page.limit); }
     const r = this.q.get(
-      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
-         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END,
-         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END)) AS j
-       FROM (SELECT * FROM items${where} ORDER BY created, id)`, params);
+      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at, m, sb)) AS j
+       FROM (SELECT id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
+         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END AS m,
+         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END AS sb
+         FROM items${where} ORDER BY created, id${tail})`, params);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
