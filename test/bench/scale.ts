@@ -278,6 +278,9 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       freshProcess: fresh,
       diskWrites: {
         bytesWritten: written, perLogicalByte: written !== null && logicalBytes ? round(written / logicalBytes, 2) : null,
+        // The floor: a store written once is storeBytes; this is how many times over the run wrote it.
+        perStoreByte: written !== null && disk.storeBytes ? round(written / disk.storeBytes, 2) : null,
+        importAndDerivePerStoreByte: io.import !== null && io.derive !== null && disk.storeBytes ? round((io.import! + io.derive!) / disk.storeBytes, 2) : null,
         importAndDerivePerLogicalByte: io.import !== null && io.derive !== null ? round((io.import! + io.derive!) / logicalBytes, 2) : null,
         byPhase: io,
         storeAfterDerive: storeWrittenAfterDerive,

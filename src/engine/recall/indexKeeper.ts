@@ -31,6 +31,14 @@ const VECTOR_DELAY_MS = 50;
  */
 const SKIP_MAX_CHANGED = 1_000;
 const SKIP_FRACTION = 1 / 200;
+/**
+ * Likewise the vector file (~430 B per vector, rewritten whole): an idle or close save is skipped while at
+ * most this many vector changes (or `VECTOR_SKIP_FRACTION` of the vectors) happened since it was written
+ * or adopted. The next open adopts the file where texts are unchanged and embeds the rest in the background
+ * (free with the hash embedder; ~10–50 ms each with e5, so this limit is kept small).
+ */
+const VECTOR_SKIP_MAX_CHANGED = 256;
+const VECTOR_SKIP_FRACTION = 1 / 1000;
 
 export interface IndexOpenReport { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number }
 
@@ -223,9 +231,14 @@ export class IndexKeeper extends Disposable {
         }
       }
       if (index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== index.embedderId) {
-        index.saveVectors(this.vectorFile(index.embedderId));
-        this.persisted.vectorVersion = index.vectorVersion;
-        this.persisted.embedder = index.embedderId;
+        const changed = index.vectorVersion - this.persisted.vectorVersion;
+        if (this.vectorFileCanWait(why, changed)) {
+          this.logger.info('vectors.save_skipped', { why, changed });
+        } else {
+          index.saveVectors(this.vectorFile(index.embedderId));
+          this.persisted.vectorVersion = index.vectorVersion;
+          this.persisted.embedder = index.embedderId;
+        }
       }
       this.logger.info('index.saved', { why, seq, items: index.size, vectors: index.vectorCount, ms: Date.now() - started });
     } catch (e) {
@@ -245,6 +258,13 @@ export class IndexKeeper extends Disposable {
     if (why === 'close' && this.store.compactsOnClose()) return null;
     if (!existsSync(this.indexFile)) return null;
     return { changed: this.changedSinceImage.size };
+  }
+
+  /** Whether the vector file on disk may stay as it is (see VECTOR_SKIP_MAX_CHANGED): same embedder, few changes. */
+  private vectorFileCanWait(why: 'close' | 'idle' | 'switch' | 'forget', changed: number): boolean {
+    if (why === 'forget' || why === 'switch' || this.persisted.vectorVersion < 0 || this.persisted.embedder !== this.recallIndex.embedderId) return false;
+    if (changed <= 0 || changed > Math.max(VECTOR_SKIP_MAX_CHANGED, this.recallIndex.vectorCount * VECTOR_SKIP_FRACTION)) return false;
+    return existsSync(this.vectorFile(this.recallIndex.embedderId));
   }
 
   /** Counts ids changed since the image (null past the skip limit: the next save writes). */

@@ -119,6 +119,27 @@ describe('recall index image: saved only when it pays (engine)', function () {
     assert.ok((await t.engine.search('kestrel Kafka orders', { project: 'alpha' })).length > 0);
   });
 
+  it('keeps the vector file when a few vectors changed; the next open adopts it and embeds the rest', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t);
+    await t.reopen();
+    const vecFile = path.join(t.storeDir, 'vectors', 'hash-v1-384.bin');
+    const vectors = readFileSync(vecFile);
+    const adopted = t.engine.indexOpen.adoptedVectors;
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The pelican proxy terminates TLS in front of the billing service.' }));
+    await t.engine.flush();
+    await t.engine.whenVectorsReady();
+    const before = internals(t.engine).index.vectorCount;
+    assert.ok(before > adopted, 'the new turn has vectors in memory');
+    await t.reopen();
+    assert.ok(t.logger.lines.some((l) => l.event === 'vectors.save_skipped' && l.fields?.why === 'close'));
+    assert.deepEqual(readFileSync(vecFile), vectors, 'the vector file on disk is the one saved before');
+    assert.equal(t.engine.indexOpen.adoptedVectors, adopted);
+    await t.engine.whenVectorsReady();
+    assert.equal(internals(t.engine).index.vectorCount, before, 'the missing vectors were made again');
+    assert.equal(internals(t.engine).index.pendingVectorCount, 0);
+  });
+
   it('rewrites the image when the close compacts the journal (the image could not catch up otherwise)', async () => {
     t = await createTestEngine(); // default policy: a small store compacts at every close
     await seed(t);
@@ -142,7 +163,7 @@ describe('recall index image: saved only when it pays (engine)', function () {
     await t.engine.importMessages(msgs);
     await t.engine.flush();
     await t.reopen();
-    assert.ok(!t.logger.lines.some((l) => l.event === 'index.save_skipped'));
+    assert.ok(!t.logger.lines.some((l) => l.event === 'index.save_skipped' || l.event === 'vectors.save_skipped'));
     assert.notDeepEqual(readFileSync(idxFile(t)), image);
     assert.equal(t.engine.indexOpen.caughtUp, 0);
   });

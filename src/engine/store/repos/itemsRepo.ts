@@ -298,22 +298,31 @@ export class ItemsRepo extends Repo {
    * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
    */
   scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, page?: { after?: { created: number; id: string }; limit: number }): ScoreRow[] {
-    const w = whereOf(filter, false);
-    let { where } = w;
-    const params = [...w.params];
-    // A page: the next `limit` rows in (created, id) order after `after` (keyset, so each page is an index range).
-    if (page?.after) {
-      where += `${where ? ' AND' : ' WHERE'} (created > ? OR (created = ? AND id > ?))`;
-      params.push(page.after.created, page.after.created, page.after.id);
-    }
-    let tail = '';
-    if (page) { tail = ' LIMIT ?'; params.push(page.limit); }
+    const cols = `id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
+         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END AS m,
+         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END AS sb`;
+    const params: SqlParam[] = [];
+    // One kind's rows in (created, id) order, after the page's keyset: an index range on items_kind (kind, created).
+    const select = (kind: ItemKind | ItemKind[] | undefined) => {
+      const w = whereOf({ ...filter, kind }, false);
+      let where = w.where;
+      params.push(...w.params);
+      if (page?.after) {
+        where += `${where ? ' AND' : ' WHERE'} created >= ? AND (created > ? OR id > ?)`;
+        params.push(page.after.created, page.after.created, page.after.id);
+      }
+      let sql = `SELECT ${cols} FROM items${where} ORDER BY created, id`;
+      if (page) { sql += ' LIMIT ?'; params.push(page.limit); }
+      return sql;
+    };
+    // A page over several kinds: the next `limit` of each kind, merged — each is an index range (no sort of
+    // every matching row per page, which made a paged scan quadratic).
+    const kinds = Array.isArray(filter.kind) && page ? filter.kind : undefined;
+    let from = kinds && kinds.length > 1 ? kinds.map((k) => `SELECT * FROM (${select(k)})`).join(' UNION ALL ') : select(filter.kind);
+    if (kinds && kinds.length > 1) { from = `SELECT * FROM (${from}) ORDER BY created, id LIMIT ?`; params.push(page!.limit); }
     const r = this.q.get(
       `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at, m, sb)) AS j
-       FROM (SELECT id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
-         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END AS m,
-         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END AS sb
-         FROM items${where} ORDER BY created, id${tail})`, params);
+       FROM (${from})`, params);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
