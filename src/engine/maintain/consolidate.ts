@@ -354,7 +354,7 @@ export interface ReviewOptions {
 /** One review-queue entry (R-MAINT-2); the dashboard's protocol declares the same shape for the webview. */
 export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
 
-/** Episodic rows scored per page of the review scan. */
+/** Episodic rows scored in the review scan's first page (most queues fill there). */
 const REVIEW_PAGE = 500;
 
 /** Whether one episodic row belongs in the review queue, and why. */
@@ -410,11 +410,15 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
   const picked: { id: string; reason: ReviewEntry['reason']; detail: string }[] = [];
   const filter = { kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } };
   let after: { created: number; id: string } | undefined;
-  while (out.length + picked.length < limit) {
-    const rows = store.items.scoreRows(filter, { after, limit: REVIEW_PAGE });
+  // The first page's statistics are read for its items only; a queue still not full after it reads the rest
+  // in one pass, with the statistics of every episodic item (cheaper per item than page by page).
+  for (let page = 0; page < 2 && out.length + picked.length < limit; page++) {
+    const rows = store.items.scoreRows(filter, { after, limit: page === 0 ? REVIEW_PAGE : -1 });
     if (!rows.length) break;
     after = { created: rows[rows.length - 1]!.created, id: rows[rows.length - 1]!.id };
-    const stats = store.itemSources.sourceStatsOf(rows.filter((r) => r.salience === null && !(r.kind === 'fact' && r.invalidatedAt !== null)).map((r) => r.id));
+    const stats = page === 0
+      ? store.itemSources.sourceStatsOf(rows.filter((r) => r.salience === null && !(r.kind === 'fact' && r.invalidatedAt !== null)).map((r) => r.id))
+      : store.itemSources.sourceStats(EPISODIC);
     for (const r of rows) {
       if (out.length + picked.length >= limit) break;
       const p = reviewPick(r, stats, th, now);

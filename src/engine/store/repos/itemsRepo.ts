@@ -296,6 +296,7 @@ export class ItemsRepo extends Repo {
   /**
    * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
    * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
+   * `page`: the next `limit` rows after `after` (limit -1: all of them).
    */
   scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, page?: { after?: { created: number; id: string }; limit: number }): ScoreRow[] {
     const cols = `id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
