@@ -26,7 +26,7 @@ const VECTOR_DELAY_MS = 50;
  * An idle or close save is skipped while the image on disk can still catch up (the journal holds every
  * record after its sequence) and at most this many items changed since it — or `SKIP_FRACTION` of the
  * index, when that is more. Re-reading them at the next open is cheap; rewriting the image is not (it
- * grows with the store: ~270 B per item). Without this, every recall's access-count update made the next
+ * grows with the store: ~200 B per index entry). Without this, every recall's access-count update made the next
  * idle or close save rewrite the whole image.
  */
 const SKIP_MAX_CHANGED = 1_000;
