@@ -317,8 +317,8 @@ export class ItemsRepo extends Repo {
       return sql;
     };
     // A page over several kinds: the next `limit` of each kind, merged — each is an index range (no sort of
-    // every matching row per page, which made a paged scan quadratic).
-    const kinds = Array.isArray(filter.kind) && page ? filter.kind : undefined;
+    // every matching row per page, which made a paged scan quadratic). Without a limit: one query, one sort.
+    const kinds = Array.isArray(filter.kind) && page && page.limit > 0 ? filter.kind : undefined;
     let from = kinds && kinds.length > 1 ? kinds.map((k) => `SELECT * FROM (${select(k)})`).join(' UNION ALL ') : select(filter.kind);
     if (kinds && kinds.length > 1) { from = `SELECT * FROM (${from}) ORDER BY created, id LIMIT ?`; params.push(page!.limit); }
     const r = this.q.get(
