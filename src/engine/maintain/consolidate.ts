@@ -7,7 +7,7 @@
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { BackgroundMessage, BackgroundModel } from '../model/backgroundModel';
-import type { Item, ScoreRow } from '../store/repositories';
+import type { Item } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import type { ItemKind, NoteKind } from '../types';
 import { writeNote } from '../vault/noteWriter';
@@ -354,33 +354,6 @@ export interface ReviewOptions {
 /** One review-queue entry (R-MAINT-2); the dashboard's protocol declares the same shape for the webview. */
 export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
 
-/** Episodic rows scored in the review scan's first page (most queues fill there). */
-const REVIEW_PAGE = 500;
-
-/** Whether one episodic row belongs in the review queue, and why. */
-function reviewPick(
-  r: ScoreRow, stats: Map<string, { count: number; lastCreated: number | null }>, th: Pick<ConsolidationThresholds, 'promote' | 'demote' | 'margin'>, now: number,
-): { id: string; reason: ReviewEntry['reason']; detail: string } | undefined {
-  if (r.kind === 'fact' && r.invalidatedAt !== null) {
-    return r.supersededBy ? { id: r.id, reason: 'invalidated-conflict', detail: `superseded by ${r.supersededBy}` } : undefined;
-  }
-  let v = r.salience;
-  if (v === null) {
-    const st = stats.get(r.id);
-    v = salience({
-      kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: st?.count ?? 0,
-      lastSourceAt: st?.lastCreated ?? null, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
-    }, now);
-  }
-  if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(r.kind)) {
-    return { id: r.id, reason: 'near-threshold', detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` };
-  }
-  if (Math.abs(v - th.demote) <= th.margin && !r.pinned) {
-    return { id: r.id, reason: 'near-threshold', detail: `near demotion (${v.toFixed(2)}; archived below ${th.demote})` };
-  }
-  return undefined;
-}
-
 /**
  * Items for the user to keep, edit or forget: notes flagged untrusted, superseded facts (with what replaced
  * them), and episodic items within `margin` of the promotion or demotion threshold (stored salience, or the
@@ -403,28 +376,30 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
       out.push({ id: it.id, reason: 'untrusted-note', title: title(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
     }
   });
-  // Episodic items are judged on their scoring columns only (no item decoded), a page at a time in
-  // (created, id) order, so the scan stops as soon as the queue is full instead of reading every item
-  // first; the few that make the queue are read in full for their titles. Source statistics (for a live
-  // score) are read for the page's unscored items only.
+  // Episodic items are judged on their scoring columns only (no item decoded); the few that make the
+  // queue are read in full for their titles. The source statistics are only needed for a live score.
   const picked: { id: string; reason: ReviewEntry['reason']; detail: string }[] = [];
-  const filter = { kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } };
-  let after: { created: number; id: string } | undefined;
-  // The first page's statistics are read for its items only; a queue still not full after it reads the rest
-  // in one pass, with the statistics of every episodic item (cheaper per item than page by page).
-  for (let page = 0; page < 2 && out.length + picked.length < limit; page++) {
-    const rows = store.items.scoreRows(filter, { after, limit: page === 0 ? REVIEW_PAGE : -1 });
-    if (!rows.length) break;
-    after = { created: rows[rows.length - 1]!.created, id: rows[rows.length - 1]!.id };
-    const stats = page === 0
-      ? store.itemSources.sourceStatsOf(rows.filter((r) => r.salience === null && !(r.kind === 'fact' && r.invalidatedAt !== null)).map((r) => r.id))
-      : store.itemSources.sourceStats(EPISODIC);
-    for (const r of rows) {
-      if (out.length + picked.length >= limit) break;
-      const p = reviewPick(r, stats, th, now);
-      if (p) picked.push(p);
+  let stats: ReturnType<Store['itemSources']['sourceStats']> | undefined;
+  for (const r of store.items.scoreRows({ kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } })) {
+    if (out.length + picked.length >= limit) break;
+    if (r.kind === 'fact' && r.invalidatedAt !== null) {
+      if (r.supersededBy) picked.push({ id: r.id, reason: 'invalidated-conflict', detail: `superseded by ${r.supersededBy}` });
+      continue;
     }
-    if (rows.length < REVIEW_PAGE) break;
+    let v = r.salience;
+    if (v === null) {
+      stats ??= store.itemSources.sourceStats(EPISODIC);
+      const st = stats.get(r.id);
+      v = salience({
+        kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: st?.count ?? 0,
+        lastSourceAt: st?.lastCreated ?? null, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
+      }, now);
+    }
+    if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(r.kind)) {
+      picked.push({ id: r.id, reason: 'near-threshold', detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` });
+    } else if (Math.abs(v - th.demote) <= th.margin && !r.pinned) {
+      picked.push({ id: r.id, reason: 'near-threshold', detail: `near demotion (${v.toFixed(2)}; archived below ${th.demote})` });
+    }
   }
   const items = new Map(store.items.getMany(picked.map((p) => p.id)).map((it) => [it.id, it]));
   for (const p of picked) {

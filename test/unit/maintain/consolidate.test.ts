@@ -279,7 +279,7 @@ describe('Consolidation', () => {
     assert.deepEqual(new DashboardData(t.engine, () => ({ includeSecrets: false })).review(), q, 'the dashboard shows the same queue');
   });
 
-  it('finds the same review entries page by page: ties on created across a page boundary, live scores on a later page, the limit', async () => {
+  it('orders a large review queue by (created, id), judges unscored items on their live score and honours the limit', async () => {
     const pad = (i: number) => String(i).padStart(4, '0');
     const near = new Set([499, 500, 501, 4499]);
     const rows = Array.from({ length: 4_500 }, (_, i) => i === 3000

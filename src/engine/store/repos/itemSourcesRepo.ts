@@ -25,18 +25,6 @@ export class ItemSourcesRepo extends Repo {
     for (const [id, n, last] of jsonRows<[string, number, number | null]>(r?.j)) out.set(id, { count: Number(n), lastCreated: last === null ? null : Number(last) });
     return out;
   }
-  /** sourceStats for the given items only (one page of a scan; the PRIMARY KEY (item_id, …) serves each look-up). */
-  sourceStatsOf(ids: readonly string[]): Map<string, { count: number; lastCreated: number | null }> {
-    const out = new Map<string, { count: number; lastCreated: number | null }>();
-    if (!ids.length) return out;
-    const r = this.q.get(
-      `SELECT json_group_array(json_array(id, n, last)) AS j FROM (
-         SELECT s.item_id AS id, count(*) AS n, max(src.created) AS last FROM item_sources s
-         LEFT JOIN items src ON src.id = s.source_id
-         WHERE s.item_id IN (SELECT value FROM json_each(?)) GROUP BY s.item_id)`, [JSON.stringify(ids)]);
-    for (const [id, n, last] of jsonRows<[string, number, number | null]>(r?.j)) out.set(id, { count: Number(n), lastCreated: last === null ? null : Number(last) });
-    return out;
-  }
   derivedFrom(sourceId: string): string[] {
     return this.q.all('SELECT item_id FROM item_sources WHERE source_id = ? ORDER BY item_id', [sourceId]).map((r) => String(r.item_id));
   }

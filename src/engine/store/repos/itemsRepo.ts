@@ -296,34 +296,14 @@ export class ItemsRepo extends Repo {
   /**
    * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
    * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
-   * `page`: the next `limit` rows after `after` (limit -1: all of them).
    */
-  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, page?: { after?: { created: number; id: string }; limit: number }): ScoreRow[] {
-    const cols = `id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
-         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END AS m,
-         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END AS sb`;
-    const params: SqlParam[] = [];
-    // One kind's rows in (created, id) order, after the page's keyset: an index range on items_kind (kind, created).
-    const select = (kind: ItemKind | ItemKind[] | undefined) => {
-      const w = whereOf({ ...filter, kind }, false);
-      let where = w.where;
-      params.push(...w.params);
-      if (page?.after) {
-        where += `${where ? ' AND' : ' WHERE'} created >= ? AND (created > ? OR id > ?)`;
-        params.push(page.after.created, page.after.created, page.after.id);
-      }
-      let sql = `SELECT ${cols} FROM items${where} ORDER BY created, id`;
-      if (page) { sql += ' LIMIT ?'; params.push(page.limit); }
-      return sql;
-    };
-    // A page over several kinds: the next `limit` of each kind, merged — each is an index range (no sort of
-    // every matching row per page, which made a paged scan quadratic). Without a limit: one query, one sort.
-    const kinds = Array.isArray(filter.kind) && page && page.limit > 0 ? filter.kind : undefined;
-    let from = kinds && kinds.length > 1 ? kinds.map((k) => `SELECT * FROM (${select(k)})`).join(' UNION ALL ') : select(filter.kind);
-    if (kinds && kinds.length > 1) { from = `SELECT * FROM (${from}) ORDER BY created, id LIMIT ?`; params.push(page!.limit); }
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): ScoreRow[] {
+    const { where, params } = whereOf(filter, false);
     const r = this.q.get(
-      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at, m, sb)) AS j
-       FROM (${from})`, params);
+      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
+         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END,
+         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END)) AS j
+       FROM (SELECT * FROM items${where} ORDER BY created, id)`, params);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
