@@ -27,7 +27,7 @@ import { setNoteFilePinned } from './vault/notePin';
 import { captureDepsOf, registerEngineParts } from './internals';
 import { captureTurn, type CaptureBudget, type CaptureInput, type LedgerOutcome } from './write/capture';
 export type { CaptureBudget, CaptureInput, LedgerOutcome } from './write/capture';
-import { Store } from './store/store';
+import { Store, type StoreOptions } from './store/store';
 import { takeRecoveryNotice } from './store/recoveryNotice';
 import { withDefaults, type EngineSettings } from './settings';
 import { appendTurn, recentTurns, type RecentTurn } from './vault/dailyLog';
@@ -57,6 +57,8 @@ export interface EngineOptions {
    * (VS Code: activation must not wait for a large vault — `whenVaultSynced` resolves later), false.
    */
   syncVault?: boolean | 'await' | 'background';
+  /** The store's compaction policy (tests); default: the store's own. */
+  storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes'>;
 }
 
 /**
@@ -150,7 +152,7 @@ export class MemoryEngine extends Disposable {
   static async open(opts: EngineOptions): Promise<MemoryEngine> {
     const logger = opts.logger ?? nullLogger;
     const clock = opts.clock ?? systemClock;
-    const store = await Store.open({ dir: opts.storeDir, logger, clock, wasmPath: opts.wasmPath });
+    const store = await Store.open({ ...opts.storePolicy, dir: opts.storeDir, logger, clock, wasmPath: opts.wasmPath });
     const engine = new MemoryEngine(store, opts, logger, clock, opts.embedder ?? new HashEmbedder());
     try {
       mkdirSync(engine.vaultDir, { recursive: true });

@@ -83,6 +83,20 @@ export class RssSampler {
   }
 }
 
+/** Bytes per file under `dir` (relative paths), largest first. */
+function fileSizes(dir: string, prefix = ''): Record<string, number> {
+  const out: [string, number][] = [];
+  const walk = (d: string, pre: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p, `${pre}${e.name}/`);
+      else out.push([`${pre}${e.name}`, statSync(p).size]);
+    }
+  };
+  walk(dir, prefix);
+  return Object.fromEntries(out.sort((a, b) => b[1] - a[1]));
+}
+
 function dirBytes(dir: string): number {
   let n = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -231,7 +245,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     await engine.close();
     const closeMs = performance.now() - tc;
     phaseIo('close');
-    const disk = { storeBytes: dirBytes(opts.storeDir), vaultBytes: dirBytes(opts.vaultDir) };
+    const disk = { storeBytes: dirBytes(opts.storeDir), vaultBytes: dirBytes(opts.vaultDir), storeFiles: fileSizes(opts.storeDir) };
     rss.mark('reopen');
     const again = await firstRecall(opts, corpus.questions[0]!);
     engine = again.engine;
@@ -264,6 +278,9 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       freshProcess: fresh,
       diskWrites: {
         bytesWritten: written, perLogicalByte: written !== null && logicalBytes ? round(written / logicalBytes, 2) : null,
+        // The floor: a store written once is storeBytes; this is how many times over the run wrote it.
+        perStoreByte: written !== null && disk.storeBytes ? round(written / disk.storeBytes, 2) : null,
+        importAndDerivePerStoreByte: io.import !== null && io.derive !== null && disk.storeBytes ? round((io.import! + io.derive!) / disk.storeBytes, 2) : null,
         importAndDerivePerLogicalByte: io.import !== null && io.derive !== null ? round((io.import! + io.derive!) / logicalBytes, 2) : null,
         byPhase: io,
         storeAfterDerive: storeWrittenAfterDerive,
@@ -275,6 +292,8 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     };
   } finally {
     await engine.close().catch(() => undefined);
-    rmSync(root, { recursive: true, force: true });
+    // MEMORY_BENCH_KEEP=1 keeps the store for a look at its files (the path is logged).
+    if (process.env.MEMORY_BENCH_KEEP) ctx.log(`scale: kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
   }
 }

@@ -22,6 +22,23 @@ const FILL_SLICE = 256;
 const PERSIST_IDLE_MS = 30_000;
 /** Vectors are computed this soon after writes, off the write's acknowledgement (≤ 1 s to searchable). */
 const VECTOR_DELAY_MS = 50;
+/**
+ * An idle or close save is skipped while the image on disk can still catch up (the journal holds every
+ * record after its sequence) and at most this many items changed since it — or `SKIP_FRACTION` of the
+ * index, when that is more. Re-reading them at the next open is cheap; rewriting the image is not (it
+ * grows with the store: ~200 B per index entry). Without this, every recall's access-count update made the next
+ * idle or close save rewrite the whole image.
+ */
+const SKIP_MAX_CHANGED = 1_000;
+const SKIP_FRACTION = 1 / 200;
+/**
+ * Likewise the vector file (~430 B per vector, rewritten whole): an idle or close save is skipped while at
+ * most this many vector changes (or `VECTOR_SKIP_FRACTION` of the vectors) happened since it was written
+ * or adopted. The next open adopts the file where texts are unchanged and embeds the rest in the background
+ * (free with the hash embedder; ~10–50 ms each with e5, so this limit is kept small).
+ */
+const VECTOR_SKIP_MAX_CHANGED = 256;
+const VECTOR_SKIP_FRACTION = 1 / 1000;
 
 export interface IndexOpenReport { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number }
 
@@ -38,6 +55,8 @@ export class IndexKeeper extends Disposable {
   private vectorFill: Promise<void> | undefined;
   // What was last written (see persist).
   private persisted = { seq: -1, version: -1, vectorVersion: -1, embedder: '' };
+  /** Ids applied to the index since the image on disk was written or loaded; null = too many, or unknown. */
+  private changedSinceImage: Set<string> | null = null;
   private closed = false;
   private readonly caughtUpEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after store changes were applied to the index. */
@@ -88,8 +107,10 @@ export class IndexKeeper extends Disposable {
       this.applyIds(ids, this.recallIndex);
       mode = 'loaded';
       caughtUp = ids.length;
-      // Nothing to catch up: the file on disk is current until something changes.
-      if (ids.length === 0 && restored.touched.length === 0) this.persisted = { ...this.persisted, seq: restored.seq, version: this.recallIndex.version };
+      // The file on disk stays usable as long as the journal holds what it lacks (see persist).
+      this.persisted = { ...this.persisted, seq: restored.seq, version: this.recallIndex.version };
+      this.changedSinceImage = new Set();
+      this.noteChanged(restored.touched);
     } else {
       this.recallIndex.clear();
       this.reindexAll();
@@ -199,19 +220,58 @@ export class IndexKeeper extends Disposable {
     try {
       const seq = this.store.seq;
       if (seq !== this.persisted.seq || index.version !== this.persisted.version) {
-        writeFileAtomic(this.indexFile, index.serialize(seq));
-        this.persisted.seq = seq;
-        this.persisted.version = index.version;
+        const skip = this.imageCanCatchUp(why);
+        if (skip) {
+          this.logger.info('index.save_skipped', { why, seq: this.persisted.seq, changed: skip.changed });
+        } else {
+          writeFileAtomic(this.indexFile, index.serialize(seq));
+          this.persisted.seq = seq;
+          this.persisted.version = index.version;
+          this.changedSinceImage = new Set();
+        }
       }
       if (index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== index.embedderId) {
-        index.saveVectors(this.vectorFile(index.embedderId));
-        this.persisted.vectorVersion = index.vectorVersion;
-        this.persisted.embedder = index.embedderId;
+        const changed = index.vectorVersion - this.persisted.vectorVersion;
+        if (this.vectorFileCanWait(why, changed)) {
+          this.logger.info('vectors.save_skipped', { why, changed });
+        } else {
+          index.saveVectors(this.vectorFile(index.embedderId));
+          this.persisted.vectorVersion = index.vectorVersion;
+          this.persisted.embedder = index.embedderId;
+        }
       }
       this.logger.info('index.saved', { why, seq, items: index.size, vectors: index.vectorCount, ms: Date.now() - started });
     } catch (e) {
       this.logger.warn('index.save_failed', { why, error: errorCode(e) });
     }
+  }
+
+  /**
+   * Whether the image on disk may stay as it is: it exists, the journal still holds every record after
+   * its sequence (also after this close: a close that compacts starts a fresh journal), and few items
+   * changed since. A forget always rewrites (the forgotten text must leave the file), so does a switch.
+   */
+  private imageCanCatchUp(why: 'close' | 'idle' | 'switch' | 'forget'): { changed: number } | null {
+    if (why === 'forget' || why === 'switch' || this.persisted.seq < 0 || !this.changedSinceImage) return null;
+    this.store.refresh();
+    if (this.store.journalBaseSeq > this.persisted.seq || this.persisted.seq > this.store.seq) return null;
+    if (why === 'close' && this.store.compactsOnClose()) return null;
+    if (!existsSync(this.indexFile)) return null;
+    return { changed: this.changedSinceImage.size };
+  }
+
+  /** Whether the vector file on disk may stay as it is (see VECTOR_SKIP_MAX_CHANGED): same embedder, few changes. */
+  private vectorFileCanWait(why: 'close' | 'idle' | 'switch' | 'forget', changed: number): boolean {
+    if (why === 'forget' || why === 'switch' || this.persisted.vectorVersion < 0 || this.persisted.embedder !== this.recallIndex.embedderId) return false;
+    if (changed <= 0 || changed > Math.max(VECTOR_SKIP_MAX_CHANGED, this.recallIndex.vectorCount * VECTOR_SKIP_FRACTION)) return false;
+    return existsSync(this.vectorFile(this.recallIndex.embedderId));
+  }
+
+  /** Counts ids changed since the image (null past the skip limit: the next save writes). */
+  private noteChanged(ids: readonly string[]): void {
+    if (!this.changedSinceImage) return;
+    for (const id of ids) this.changedSinceImage.add(id);
+    if (this.changedSinceImage.size > Math.max(SKIP_MAX_CHANGED, this.recallIndex.size * SKIP_FRACTION)) this.changedSinceImage = null;
   }
 
   private schedulePersist(): void {
@@ -289,9 +349,11 @@ export class IndexKeeper extends Disposable {
     this.pendingIds = new Set();
     try {
       if (reloaded) {
+        this.changedSinceImage = null;
         for (const id of ids) this.recallIndex.remove(id);
         this.reindexAll();
       } else {
+        this.noteChanged(ids);
         this.applyIds(ids.filter((id) => kindOfId(id)), this.recallIndex);
       }
     } catch (e) {

@@ -561,6 +561,11 @@ export class Store extends Disposable {
     return this.lastSeq;
   }
 
+  /** The sequence the journal starts after: a cache saved below it cannot catch up (`touchedIdsSince`). */
+  get journalBaseSeq(): number { return this.journalBase; }
+  /** Whether close() would write a snapshot now (and start a fresh journal), by the close policy. */
+  compactsOnClose(): boolean { return !this.closed && this.worthCompacting('close'); }
+
   /** Bytes of sql.js's WASM heap: SQLite's page cache and working memory (shared by every open database). */
   get heapBytes(): number {
     return sqlHeapBytes(this.SQL);

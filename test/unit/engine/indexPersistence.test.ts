@@ -94,6 +94,95 @@ describe('recall index persistence (engine)', function () {
   });
 });
 
+describe('recall index image: saved only when it pays (engine)', function () {
+  this.timeout(60_000);
+  let t: TestEngine;
+  afterEach(async () => { await t.cleanup(); });
+  // No small-snapshot exemption: a close compacts only past compactRatio/4 × the snapshot, as in a large store.
+  const largeStorePolicy = { storePolicy: { smallSnapshotBytes: 0 } };
+
+  it('keeps the saved image when a close changed a few items and the journal still holds them; the next open catches up', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t);
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    const image = readFileSync(idxFile(t));
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The narwhal exporter ships metrics to Prometheus every fifteen seconds.' }));
+    await t.engine.flush();
+    await t.engine.search('kestrel Kafka', { project: 'alpha' });
+    await t.reopen();
+    assert.ok(t.logger.lines.some((l) => l.event === 'index.save_skipped' && l.fields?.why === 'close'), 'the close skipped the image');
+    assert.deepEqual(readFileSync(idxFile(t)), image, 'the image on disk is the one saved before');
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.ok(t.engine.indexOpen.caughtUp > 0, 'the new items were re-read from the store');
+    assert.ok((await t.engine.search('narwhal exporter Prometheus', { project: 'alpha' })).some((h) => /narwhal/.test(h.text)));
+    assert.ok((await t.engine.search('kestrel Kafka orders', { project: 'alpha' })).length > 0);
+  });
+
+  it('keeps the vector file when a few vectors changed; the next open adopts it and embeds the rest', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t);
+    await t.reopen();
+    const vecFile = path.join(t.storeDir, 'vectors', 'hash-v1-384.bin');
+    const vectors = readFileSync(vecFile);
+    const adopted = t.engine.indexOpen.adoptedVectors;
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The pelican proxy terminates TLS in front of the billing service.' }));
+    await t.engine.flush();
+    await t.engine.whenVectorsReady();
+    const before = internals(t.engine).index.vectorCount;
+    assert.ok(before > adopted, 'the new turn has vectors in memory');
+    await t.reopen();
+    assert.ok(t.logger.lines.some((l) => l.event === 'vectors.save_skipped' && l.fields?.why === 'close'));
+    assert.deepEqual(readFileSync(vecFile), vectors, 'the vector file on disk is the one saved before');
+    assert.equal(t.engine.indexOpen.adoptedVectors, adopted);
+    await t.engine.whenVectorsReady();
+    assert.equal(internals(t.engine).index.vectorCount, before, 'the missing vectors were made again');
+    assert.equal(internals(t.engine).index.pendingVectorCount, 0);
+  });
+
+  it('rewrites the image when the close compacts the journal (the image could not catch up otherwise)', async () => {
+    t = await createTestEngine(); // default policy: a small store compacts at every close
+    await seed(t);
+    await t.reopen();
+    const image = readFileSync(idxFile(t));
+    await t.engine.recordTurn(turn({ conversation: 'late', project: 'alpha', user: 'The walrus scheduler retries failed jobs three times with backoff.' }));
+    await t.engine.flush();
+    await t.reopen();
+    assert.notDeepEqual(readFileSync(idxFile(t)), image);
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.indexOpen.caughtUp, 0);
+    assert.ok((await t.engine.search('walrus scheduler retries', { project: 'alpha' })).some((h) => /walrus/.test(h.text)));
+  });
+
+  it('rewrites the image once more items changed than a re-read at open should cost', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t);
+    await t.reopen();
+    const image = readFileSync(idxFile(t));
+    const msgs = Array.from({ length: 1_100 }, (_, i) => ({ conversation: `bulk-${i % 20}`, role: 'user' as const, text: `Bulk message ${i} about the heron pipeline stage ${i}.`, at: 1_000 + i, project: 'alpha' }));
+    await t.engine.importMessages(msgs);
+    await t.engine.flush();
+    await t.reopen();
+    assert.ok(!t.logger.lines.some((l) => l.event === 'index.save_skipped' || l.event === 'vectors.save_skipped'));
+    assert.notDeepEqual(readFileSync(idxFile(t)), image);
+    assert.equal(t.engine.indexOpen.caughtUp, 0);
+  });
+
+  it('always rewrites the image on a forget: the forgotten item leaves the file at once', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t, 2);
+    await t.reopen();
+    const victim = (await t.engine.search('kestrel-0 retries', { project: 'alpha' }))[0]!;
+    const image = readFileSync(idxFile(t));
+    await t.engine.forget(victim.id);
+    assert.notDeepEqual(readFileSync(idxFile(t)), image);
+    internals(t.engine).store.dispose(); // a crash right after: the image alone must not know the item
+    const restored = new RecallIndex(new HashEmbedder(), nullLogger);
+    restored.restore(readFileSync(idxFile(t)));
+    assert.equal(restored.has(victim.id), false);
+  });
+});
+
 describe('recall index vectors of unchanged items', () => {
   const item = (over: Partial<IndexedItem> = {}): IndexedItem => ({
     id: 'fa:1', kind: 'fact', text: 'the build uses pnpm workspaces', project: 'alpha', projectType: null, conversation: null,

@@ -279,6 +279,19 @@ describe('Consolidation', () => {
     assert.deepEqual(new DashboardData(t.engine, () => ({ includeSecrets: false })).review(), q, 'the dashboard shows the same queue');
   });
 
+  it('orders a large review queue by (created, id), judges unscored items on their live score and honours the limit', async () => {
+    const pad = (i: number) => String(i).padStart(4, '0');
+    const near = new Set([499, 500, 501, 4499]);
+    const rows = Array.from({ length: 4_500 }, (_, i) => i === 3000
+      ? recurring(`fa:r${pad(i)}`, `item ${i}: live`) // unscored: judged on its live score (≈ 0.62, near promotion)
+      : fact(`fa:r${pad(i)}`, `item ${i}: stored`, { salience: near.has(i) ? 0.58 : 0.3 }));
+    await seed(t, rows);
+    const ids = (limit?: number) => t.engine.reviewQueue({ limit }).map((e) => e.id);
+    assert.deepEqual(ids(), ['fa:r0499', 'fa:r0500', 'fa:r0501', 'fa:r3000', 'fa:r4499']);
+    assert.match(t.engine.reviewQueue().find((e) => e.id === 'fa:r3000')!.detail, /near promotion \(0\.6/);
+    assert.deepEqual(ids(2), ['fa:r0499', 'fa:r0500']);
+  });
+
   it('runs as a plain function over the engine\'s parts too (CLI / nightly share it)', async () => {
     const r = await consolidate({ store: internals(t.engine).store, vault: internals(t.engine).vault, vaultDir: t.engine.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(r.promoted + r.demoted + r.expired, 0);
