@@ -37,6 +37,7 @@
 
 import { SummaryMessage, summarize } from './derive';
 import { GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { reportedSpeech } from './poisonGateQuotes';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
@@ -488,15 +489,17 @@ function rulesOnViews(views: string): GateResult {
  * scored by the model: `reject` at or above its reject threshold, `untrusted` at or above its untrusted one.
  */
 export function createGate(model: GateModel | null): GateFn {
-  return (text: string): GateResult => {
-    if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+  const twoStages = (text: string): GateResult => {
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
     if (ruled.verdict !== 'pass' || !model) return ruled;
     const z = modelLogit(model, views);
-    if (z >= model.rejectAt) return { verdict: 'reject', detector: 'classifier' };
-    if (z >= model.untrustedAt) return { verdict: 'untrusted', detector: 'classifier' };
-    return ruled;
+    return z >= model.rejectAt ? { verdict: 'reject', detector: 'classifier' } : z >= model.untrustedAt ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
+  };
+  return (text: string): GateResult => {
+    if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+    const whole = twoStages(text); // a flagged text may only quote an attack (poisonGateQuotes.ts)
+    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
   };
 }
 
