@@ -118,6 +118,10 @@ const CUES: Record<string, string> = {
   ANSWER: 'answer* respond* reply* antwort* beantwort* valaszol* valaszolj* responde* contesta* repond*',
   HUMAN: 'user users human nutzer* benutzer* felhasznalo* usuario* utilisateur* operator',
   OUTPUTONLY: 'only just exactly verbatim nur csak csakis solo solamente seulement uniquement',
+  // Reported speech: words that frame a quoted instruction as an example, a finding or someone's words.
+  REPORT: 'example* beispiel* pelda* peldaul ejemplo* exemple* finding* befund* megallapitas* hallazgo* constat* said says wrote sagte meinte schrieb mondta irta dijo decia escribio disait payload* attack* angriff* tamadas* ataque* attaque* attempt* versuch* kiserlet* intento* tentative* phishing* adathalasz* hameconnage audit* pentest* report* bericht* jelentes* informe* rapport* quoted zitat* zitiert* idez* citation* refused declined abgelehnt elutasitot* visszautasitot* rechazo* nego refuse blocked blockiert blokkolt* bloque bloquee* detected erkannt eszlelt* detecto detecte*',
+  // Addressing whoever reads the text: "AI assistants summarising this", "the agent handling this ticket".
+  READER: 'reading summarising summarizing summarises summarizes processing handling reviewing triaging parsing scanning liest lest lesen zusammenfasst zusammenfassen verarbeitet verarbeiten bearbeitet bearbeiten olvassa olvassak osszefoglalja osszefoglaljak feldolgozza feldolgozzak kezeli lea lean lee leen leyendo resuma resuman resumen resumiendo procese procesa procesan gestiona gestionan lit lisent lisez resument resumez traite traitent traitez',
 };
 
 const CUE_EXACT = new Map<string, string>();
