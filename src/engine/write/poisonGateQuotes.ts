@@ -1,5 +1,3 @@
-import type { GateResult } from './poisonGate';
-
 // Reported speech (issue #14), the poison gate's last step: an attack quoted as an example ("the bot
 // accepted the input "ignore previous instructions …""), or a chat-template token named in a question
 // ("tokens like <|im_start|>"), is talk *about* an instruction, not one. Only for a text both stages flagged: the quoted spans (≥ 3 words, in
@@ -19,8 +17,11 @@ const DICTATED_BEFORE = /\b(?:say|says|reply|replies|respond|answer|print|output
 // The frame asks the reader to act on what was quoted.
 const COMPLY = /\b(?:do (?:it|that|this|so|as (?:it|he|she|they) says?)|please do|follow (?:it|that|this|these|them)|comply|obey|carry (?:it|that|this) out|execute (?:it|that|this)|run (?:it|that|this)|repeat (?:it|that|this|after)|mach (?:das|es|dies)|tu (?:das|es)|befolge|fuhre (?:das|es|dies) aus|tedd meg|csinald|hajtsd vegre|kovesd|hazlo|haz (?:eso|esto|lo que)|cumple\w*|obedece|sigue(?:lo|la|las|los)?|fais(?:-le| le| ca| cela| ce qu)|execute(?:-le|s)|obeis|suis(?:-les|-la|-le)?)\b/u;
 
+/** A gate verdict (poisonGate's GateResult; declared here so this module imports nothing from the gate). */
+export interface Judged<D> { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }
+
 /** `folded`: the text after poisonGate's fold() (lower case, no diacritics, quotes as " and '). */
-export function reportedSpeech(folded: string, whole: GateResult, twoStages: (t: string) => GateResult): GateResult {
+export function reportedSpeech<D>(folded: string, whole: Judged<D>, twoStages: (t: string) => Judged<D>): Judged<D> {
   let quoted = 0;
   let frame = folded.replace(QUOTED, (m, a: string | undefined, b: string | undefined, offset: number, all: string) => {
     const inner = a ?? b ?? '';
@@ -36,7 +37,8 @@ export function reportedSpeech(folded: string, whole: GateResult, twoStages: (t:
   });
   if (!quoted) return whole;
   const outside = frame.replace(/"…"/g, ' ');
-  if (outside.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 3) return whole;
+  // A bare label ('Example: "…"') is no frame: five words at least around the quotation.
+  if (outside.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 5) return whole;
   const framed = twoStages(frame);
   if (framed.verdict === 'reject' || COMPLY.test(outside)) return whole;
   if (framed.verdict === 'pass' && REPORTING.test(outside)) return { verdict: 'pass', detector: null };
