@@ -36,7 +36,8 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { SummaryMessage, summarize } from './derive';
-import { GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { addressedImperative } from './poisonGateAddressed';
 import { reportedSpeech } from './poisonGateQuotes';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
@@ -58,10 +59,7 @@ export type GateDetector =
   /** The learned second stage (poisonGateModel.ts). */
   | 'classifier';
 
-export interface GateResult {
-  verdict: GateVerdict;
-  detector: GateDetector | null;
-}
+export interface GateResult { verdict: GateVerdict; detector: GateDetector | null }
 
 export type GateFn = (text: string) => GateResult;
 
@@ -409,7 +407,8 @@ const DETECTORS: Detector[] = [
     name: 'assistant_instruction', verdict: 'reject',
     re: /\b(?:the )?(?:assistant|ai|model|llm) (?:is|has been|was) (?:hereby )?(?:instructed|ordered|required|authori[sz]ed|told|permitted) to\b|\b(?:the )?(?:assistant|ai|model) (?:must|shall|is to) now\b|\b(?:note|message|notice|instructions?|ps|p\.s\.|attention|important)\s*(?:to|for)\s+(?:the |any |all )?(?:ai|llm|language model|assistant|model|agent|bot)s?\b|\b(?:ai|llm|gpt)(?:[ -](?:assistant|agent|model)s?)?\s+(?:reading|processing|summari[sz]ing|parsing|handling|that (?:reads|processes))\b|\b(?:hinweis|nachricht|notiz|mitteilung|ps|achtung)\s+(?:an|fur)\s+(?:die |den |das |alle |jede )?(?:ki|ki-\w+|assistent\w*|sprachmodell\w*|llm|agent\w*)\b|\bki,? die diese\b|\bolvaso (?:mi|ai|llm|asszisztens|modell|agens)\b|\b(?:megjegyzes|uzenet|figyelem)\s+(?:az? )?(?:mi|ai|llm|asszisztens|modell)-?nek\b|\b(?:nota|mensaje|aviso|pd|atencion)\s+(?:para|a)\s+(?:la |el |cualquier |los |las )?(?:ia|ai|llm|asistente|modelo|agente)\b|\b(?:ia|asistente|modelo|agente)(?: de ia)? que (?:lea|procese|lee|procesa)\b|\b(?:note|message|remarque|avis|ps|attention)\s+(?:pour|a|aux?)\s+(?:l'|le |la |les |tout |toute )?(?:ia|ai|llm|assistant|modele|agent)\w*\b|\b(?:ia|assistant|modele|agent)(?: ia)? qui (?:lit|traite|lira)\b/u,
   },
-  // --- untrusted: destructive shell, tool requests, forget-all, exfiltration ---
+  // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
@@ -493,8 +492,8 @@ export function createGate(model: GateModel | null): GateFn {
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
     if (ruled.verdict !== 'pass' || !model) return ruled;
-    const z = modelLogit(model, views);
-    return z >= model.rejectAt ? { verdict: 'reject', detector: 'classifier' } : z >= model.untrustedAt ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
+    const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
+    return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
   return (text: string): GateResult => {
     if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };

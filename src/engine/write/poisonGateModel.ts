@@ -325,6 +325,24 @@ export function windowLogit(set: number[], weights: ArrayLike<number>, scale: nu
   return bias + (scale * z) / Math.sqrt(set.length);
 }
 
+/**
+ * Below this many words (two or more characters, opening with a letter, in every view) the learned stage may only lower trust, and only at
+ * its reject threshold: a note of a few words ("Other note here. project", "TODO") gives the linear model
+ * too little evidence — the bias and one or two features decide. Short attacks are the rules' job.
+ */
+export const SHORT_WORDS = 6;
+const LETTER_WORD = /\p{L}[\p{L}\p{N}'_]+/gu; // two characters or more: a lone "A" carries no evidence
+
+/** True when every view of the text has fewer than SHORT_WORDS words ("F.o.r.g.e.t …" counts as joined). */
+export function fewWords(views: string): boolean {
+  for (const view of views.split('\n\u0000\n')) {
+    LETTER_WORD.lastIndex = 0;
+    let n = 0;
+    while (LETTER_WORD.exec(view)) if (++n >= SHORT_WORDS) return false;
+  }
+  return true;
+}
+
 /** The highest window logit of a text's views (the learned stage's score). */
 export function modelLogit(model: GateModel, views: string): number {
   const mask = 2 ** model.bits - 1;
