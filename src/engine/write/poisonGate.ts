@@ -258,7 +258,9 @@ const DETECTORS: Detector[] = [
   },
   {
     // Procedural (see transcriptLike): one regex spanning lines backtracks quadratically on long logs.
-    name: 'transcript', verdict: 'reject', re: /(?!)/, test: transcriptLike,
+    // `untrusted`, not `reject`: people paste real chats; a faked multi-turn jailbreak is kept out of recall all
+    // the same (untrusted is never in a block), and the attack inside it meets the other rules.
+    name: 'transcript', verdict: 'untrusted', re: /(?!)/, test: transcriptLike,
   },
   // --- override the assistant's instructions ---
   {
@@ -348,7 +350,7 @@ const DETECTORS: Detector[] = [
     re: /^[\s>*_#[(]*(?:(?:system|sys|admin|root|developer|operator|security)[\s_-]*override\b|\[(?:system|admin|developer|operator)[\s_-]*(?:notice|alert|message|note|instructions?|prompt|update)\]|(?:system|developer|operator)[\s_-]*(?:message|prompt|instructions?|directive)s?[\])]*\s*:|(?:systemnachricht|system-nachricht|systemanweisung\w*|rendszeruzenet|rendszerutasitas\w*|(?:mensaje|instruccion|aviso) del? sistema|(?:message|instruction|consigne|note) (?:du )?systeme)\s*:)/mu,
   },
   {
-    // A single assistant turn: a speaker label followed by an acknowledgement or a promise.
+    // A single assistant turn: a speaker label followed by an acknowledgement or a promise (a faked compliance).
     name: 'transcript', verdict: 'reject',
     re: /^[\s>*_]*(?:assistant|assistent|asszisztens|asistente|ai|ki|ia|model|gpt|chatgpt|claude|bot)\s*:\s*(?:sure|of course|certainly|absolutely|understood|ok(?:ay)?|got it|noted|yes|as you wish|i will|i'll|i am now|i'm now|i can now|here (?:is|are)|verstanden|klar|naturlich|gerne?|selbstverstandlich|jawohl|ich werde|ich gebe|hier (?:ist|sind)|rendben|persze|termeszetesen|ertem|ertettem|itt (?:van|vannak)|entendido|claro|por supuesto|de acuerdo|vale|aqui (?:esta|tienes|estan)|compris|bien sur|d'accord|entendu|voici|je vais|tres bien)\b/mu,
   },
