@@ -36,7 +36,9 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { SummaryMessage, summarize } from './derive';
-import { GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { addressedImperative } from './poisonGateAddressed';
+import { reportedSpeech } from './poisonGateQuotes';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
@@ -57,10 +59,7 @@ export type GateDetector =
   /** The learned second stage (poisonGateModel.ts). */
   | 'classifier';
 
-export interface GateResult {
-  verdict: GateVerdict;
-  detector: GateDetector | null;
-}
+export interface GateResult { verdict: GateVerdict; detector: GateDetector | null }
 
 export type GateFn = (text: string) => GateResult;
 
@@ -212,7 +211,6 @@ const AFTER_QUALIFIER = /^[\s,]*(above|before|so far|you (were|have been) given|
 
 const INSTR_NOUN_EN = '(?:instructions?|prompts?|system prompt|rules|directives?|guidelines|guidance|programming|polic(?:y|ies)|restrictions|constraints|commands|orders)';
 
-
 // ---- Shared vocabulary for the generalised families (folded text). Each family is a small grammar —
 // verb × object × qualifier — so paraphrases match without listing sentences.
 
@@ -243,6 +241,7 @@ const UNRESTRICTED = "(?:(?:no|without(?: any)?|zero|free (?:of|from)|ohne|keine
 const RUN_IMPERATIVE = "(?<!(?:don't|do not|never|nicht|nie|no|ne) )\\b(?:run|execute|exec|fuhre?|ausfuhren|futtasd|futtass|hajtsd vegre|inditsd|ejecuta|corre|lanza|execute|lance)\\b";
 const DESTRUCTIVE_OPS = "(?:rm -[a-z]*(?:rf|fr)[a-z]* \\/\\S*|git push\\b[^\\n]{0,40}(?:--force|\\s-f\\b)|git reset --hard|git clean -[a-z]*(?:fd|df)|docker (?:system |volume |image )?prune\\b|kubectl delete (?:ns|namespaces?|--all|all|pvc)\\b|drop (?:database|schema|table)\\b|truncate table|terraform destroy|dropdb\\b)";
 
+const EXFIL_SENSITIVE = String.raw`(?:\b(?:memory|memories|vault|secrets?|api[ -]?keys?|credentials|passw\w*|conversation\w*|chat ?(?:history|log)|transcript|system prompt|ssh|tokens?|cookies|private key|speicher\w*|erinnerung\w*|inhalt|geheim\w*|schlussel\w*|zugangsdaten|chatverlauf|memori\w*|emlek\w*|jegyzet\w*|tartalm\w*|titk\w*|jelsz\w*|beszelgetes\w*|kulcs\w*|memoria|recuerdos|contenido|secretos?|claves?|contrasen\w*|credenciales|conversacion|historial|memoire|souvenirs|contenu|cles?|mots? de passe|identifiants|historique|coffre)\b|\.env\b|\b(?:all|toutes|todas|alle|your|tes|tus) (?:les |the |las |die )?(?:notes|notas|notizen)\b|\b(?:notes|notas|notizen) (?:about|on|sur|uber|sobre)\b|\bcontents? of\b|\b(?:what|everything) you know about\b|\bwas du (?:\w+ ){0,3}?(?:wei(?:ss|ß)t|gespeichert)|\bamit (?:\w+ ){0,3}?tudsz\b|\b(?:lo|todo lo) que sabes\b|\b(?:ce|tout ce) que tu sais\b)`, EXFIL_TARGET = String.raw`(?:https?:\/\/|ftp:\/\/|\b[\w.+-]+@[\w-]+\.[\w.]+)`;
 const DETECTORS: Detector[] = [
   // --- formatted as a system/user message ---
   {
@@ -259,7 +258,9 @@ const DETECTORS: Detector[] = [
   },
   {
     // Procedural (see transcriptLike): one regex spanning lines backtracks quadratically on long logs.
-    name: 'transcript', verdict: 'reject', re: /(?!)/, test: transcriptLike,
+    // `untrusted`, not `reject`: people paste real chats; a faked multi-turn jailbreak is kept out of recall all
+    // the same (untrusted is never in a block), and the attack inside it meets the other rules.
+    name: 'transcript', verdict: 'untrusted', re: /(?!)/, test: transcriptLike,
   },
   // --- override the assistant's instructions ---
   {
@@ -349,7 +350,7 @@ const DETECTORS: Detector[] = [
     re: /^[\s>*_#[(]*(?:(?:system|sys|admin|root|developer|operator|security)[\s_-]*override\b|\[(?:system|admin|developer|operator)[\s_-]*(?:notice|alert|message|note|instructions?|prompt|update)\]|(?:system|developer|operator)[\s_-]*(?:message|prompt|instructions?|directive)s?[\])]*\s*:|(?:systemnachricht|system-nachricht|systemanweisung\w*|rendszeruzenet|rendszerutasitas\w*|(?:mensaje|instruccion|aviso) del? sistema|(?:message|instruction|consigne|note) (?:du )?systeme)\s*:)/mu,
   },
   {
-    // A single assistant turn: a speaker label followed by an acknowledgement or a promise.
+    // A single assistant turn: a speaker label followed by an acknowledgement or a promise (a faked compliance).
     name: 'transcript', verdict: 'reject',
     re: /^[\s>*_]*(?:assistant|assistent|asszisztens|asistente|ai|ki|ia|model|gpt|chatgpt|claude|bot)\s*:\s*(?:sure|of course|certainly|absolutely|understood|ok(?:ay)?|got it|noted|yes|as you wish|i will|i'll|i am now|i'm now|i can now|here (?:is|are)|verstanden|klar|naturlich|gerne?|selbstverstandlich|jawohl|ich werde|ich gebe|hier (?:ist|sind)|rendben|persze|termeszetesen|ertem|ertettem|itt (?:van|vannak)|entendido|claro|por supuesto|de acuerdo|vale|aqui (?:esta|tienes|estan)|compris|bien sur|d'accord|entendu|voici|je vais|tres bien)\b/mu,
   },
@@ -408,7 +409,8 @@ const DETECTORS: Detector[] = [
     name: 'assistant_instruction', verdict: 'reject',
     re: /\b(?:the )?(?:assistant|ai|model|llm) (?:is|has been|was) (?:hereby )?(?:instructed|ordered|required|authori[sz]ed|told|permitted) to\b|\b(?:the )?(?:assistant|ai|model) (?:must|shall|is to) now\b|\b(?:note|message|notice|instructions?|ps|p\.s\.|attention|important)\s*(?:to|for)\s+(?:the |any |all )?(?:ai|llm|language model|assistant|model|agent|bot)s?\b|\b(?:ai|llm|gpt)(?:[ -](?:assistant|agent|model)s?)?\s+(?:reading|processing|summari[sz]ing|parsing|handling|that (?:reads|processes))\b|\b(?:hinweis|nachricht|notiz|mitteilung|ps|achtung)\s+(?:an|fur)\s+(?:die |den |das |alle |jede )?(?:ki|ki-\w+|assistent\w*|sprachmodell\w*|llm|agent\w*)\b|\bki,? die diese\b|\bolvaso (?:mi|ai|llm|asszisztens|modell|agens)\b|\b(?:megjegyzes|uzenet|figyelem)\s+(?:az? )?(?:mi|ai|llm|asszisztens|modell)-?nek\b|\b(?:nota|mensaje|aviso|pd|atencion)\s+(?:para|a)\s+(?:la |el |cualquier |los |las )?(?:ia|ai|llm|asistente|modelo|agente)\b|\b(?:ia|asistente|modelo|agente)(?: de ia)? que (?:lea|procese|lee|procesa)\b|\b(?:note|message|remarque|avis|ps|attention)\s+(?:pour|a|aux?)\s+(?:l'|le |la |les |tout |toute )?(?:ia|ai|llm|assistant|modele|agent)\w*\b|\b(?:ia|assistant|modele|agent)(?: ia)? qui (?:lit|traite|lira)\b/u,
   },
-  // --- untrusted: destructive shell, tool requests, forget-all, exfiltration ---
+  // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
@@ -429,9 +431,9 @@ const DETECTORS: Detector[] = [
     re: /\b(?:erase|delete|wipe|clear|forget|purge|remove|nuke|reset|flush|vergiss|losch\w*|entfern\w*|torold|torolj|felejtsd|felejts|borra|olvida|elimina|efface\w*|oublie|supprime)\b[^.!?\n]{0,60}?\b(?:you (?:have |'ve )?(?:remember|know|stored|saved|memori[sz]ed|learned|recall)\w*|du (?:dir )?(?:gemerkt|gespeichert|weisst)|(?:te )?(?:acuerdas|recuerdas|guardaste|memorizaste|has guardado)|(?:tu )?(?:as retenu|as memorise\w*|as enregistre\w*|te souviens)|megjegyeztel|eltaroltal|emlekszel)\b|\b(?:nuke|reset|flush)\s+(?:\S+\s+){0,4}?(?:memories|memory)\b|\bvergiss\w* (?:\S+ ){0,2}?(?:erinnerungen|gedachtnis)\b|\b(?:erase|delete|wipe|clear|forget|purge|remove|drop)\s+(?:everything |all |anything )?(?:that |of )?what (?:you|u) (?:remember|know|have stored|stored|learned|have learned|recall)|\b(?:erase|delete|wipe|clear|forget|purge)\s+(?:everything|all|anything) (?:you (?:know|remember|have stored|learned|have on)|we (?:discussed|talked about|said))|\b(?:vergiss|losch\w*),? (?:alles,? )?was du (?:uber|von|weisst)|\bolvida (?:todo )?lo que (?:sabes|recuerdas|te conte|te dije|hablamos)|\boublie (?:tout )?ce (?:que tu sais|que tu as retenu|que je t'ai (?:dit|raconte)|qu'on a dit|dont on a parle)|\bfelejtsd el,? (?:mindazt,? )?amit (?:rolam|tudsz|mondtam)/u,
   },
   {
-    // Secrets sent to a URL or address: verb → sensitive object → target, on one line.
+    // Secrets sent to a URL or address, on one line: verb → sensitive object → target, or object → verb+it → target.
     name: 'exfiltration', verdict: 'untrusted',
-    re: /\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?(?:\b(?:memory|memories|vault|secrets?|api[ -]?keys?|credentials|passw\w*|conversation\w*|chat ?(?:history|log)|transcript|system prompt|ssh|tokens?|cookies|private key|speicher\w*|erinnerung\w*|inhalt|geheim\w*|schlussel\w*|zugangsdaten|chatverlauf|memori\w*|emlek\w*|jegyzet\w*|tartalm\w*|titk\w*|jelsz\w*|beszelgetes\w*|kulcs\w*|memoria|recuerdos|contenido|secretos?|claves?|contrasen\w*|credenciales|conversacion|historial|memoire|souvenirs|contenu|cles?|mots? de passe|identifiants|historique|coffre)\b|\.env\b|\b(?:all|toutes|todas|alle|your|tes|tus) (?:les |the |las |die )?(?:notes|notas|notizen)\b|\b(?:notes|notas|notizen) (?:about|on|sur|uber|sobre)\b|\bcontents? of\b)[^\n]{0,120}?(?:https?:\/\/|ftp:\/\/|\b[\w.+-]+@[\w-]+\.[\w.]+)/u,
+    re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:kuld|tedd|tegye|toltsd|masold|illeszd|fuzd)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET, 'u'),
   },
   {
     // Reading well-known secret files on the assistant's machine.
@@ -488,15 +490,17 @@ function rulesOnViews(views: string): GateResult {
  * scored by the model: `reject` at or above its reject threshold, `untrusted` at or above its untrusted one.
  */
 export function createGate(model: GateModel | null): GateFn {
-  return (text: string): GateResult => {
-    if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+  const twoStages = (text: string): GateResult => {
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
     if (ruled.verdict !== 'pass' || !model) return ruled;
-    const z = modelLogit(model, views);
-    if (z >= model.rejectAt) return { verdict: 'reject', detector: 'classifier' };
-    if (z >= model.untrustedAt) return { verdict: 'untrusted', detector: 'classifier' };
-    return ruled;
+    const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
+    return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
+  };
+  return (text: string): GateResult => {
+    if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
+    const whole = twoStages(text); // a flagged text may only quote an attack (poisonGateQuotes.ts)
+    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
   };
 }
 

@@ -118,6 +118,10 @@ const CUES: Record<string, string> = {
   ANSWER: 'answer* respond* reply* antwort* beantwort* valaszol* valaszolj* responde* contesta* repond*',
   HUMAN: 'user users human nutzer* benutzer* felhasznalo* usuario* utilisateur* operator',
   OUTPUTONLY: 'only just exactly verbatim nur csak csakis solo solamente seulement uniquement',
+  // Reported speech: words that frame a quoted instruction as an example, a finding or someone's words.
+  REPORT: 'example* beispiel* pelda* peldaul ejemplo* exemple* finding* befund* megallapitas* hallazgo* constat* said says wrote sagte meinte schrieb mondta irta dijo decia escribio disait payload* attack* angriff* tamadas* ataque* attaque* attempt* versuch* kiserlet* intento* tentative* phishing* adathalasz* hameconnage audit* pentest* report* bericht* jelentes* informe* rapport* quoted zitat* zitiert* idez* citation* refused declined abgelehnt elutasitot* visszautasitot* rechazo* nego refuse blocked blockiert blokkolt* bloque bloquee* detected erkannt eszlelt* detecto detecte*',
+  // Addressing whoever reads the text: "AI assistants summarising this", "the agent handling this ticket".
+  READER: 'reading summarising summarizing summarises summarizes processing handling reviewing triaging parsing scanning liest lest lesen zusammenfasst zusammenfassen verarbeitet verarbeiten bearbeitet bearbeiten olvassa olvassak osszefoglalja osszefoglaljak feldolgozza feldolgozzak kezeli lea lean lee leen leyendo resuma resuman resumen resumiendo procese procesa procesan gestiona gestionan lit lisent lisez resument resumez traite traitent traitez',
 };
 
 const CUE_EXACT = new Map<string, string>();
@@ -319,6 +323,24 @@ export function windowLogit(set: number[], weights: ArrayLike<number>, scale: nu
     z += f & 0x80000000 ? -weights[f & mask] : weights[f & mask];
   }
   return bias + (scale * z) / Math.sqrt(set.length);
+}
+
+/**
+ * Below this many words (two or more characters, opening with a letter, in every view) the learned stage may only lower trust, and only at
+ * its reject threshold: a note of a few words ("Other note here. project", "TODO") gives the linear model
+ * too little evidence — the bias and one or two features decide. Short attacks are the rules' job.
+ */
+export const SHORT_WORDS = 6;
+const LETTER_WORD = /\p{L}[\p{L}\p{N}'_]+/gu; // two characters or more: a lone "A" carries no evidence
+
+/** True when every view of the text has fewer than SHORT_WORDS words ("F.o.r.g.e.t …" counts as joined). */
+export function fewWords(views: string): boolean {
+  for (const view of views.split('\n\u0000\n')) {
+    LETTER_WORD.lastIndex = 0;
+    let n = 0;
+    while (LETTER_WORD.exec(view)) if (++n >= SHORT_WORDS) return false;
+  }
+  return true;
 }
 
 /** The highest window logit of a text's views (the learned stage's score). */

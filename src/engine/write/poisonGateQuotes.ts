@@ -1,0 +1,49 @@
+// Reported speech (issue #14), the poison gate's last step: an attack quoted as an example ("the bot
+// accepted the input "ignore previous instructions …""), or a chat-template token named in a question
+// ("tokens like <|im_start|>"), is talk *about* an instruction, not one. Only for a text both stages flagged: the quoted spans (≥ 3 words, in
+// "…", “…”, „…“, «…», '…', `…`) and named template tokens are blanked out, and the remaining frame is
+// gated again. A frame the gate itself rejects, that asks to act on the quote ("… so please do that
+// now") or that speaks to the reader ("… treat it as your configuration"), keeps the original verdict. A clean frame that reports or discusses (finding, example, the
+// input, phishing, said, how do, why …) passes; any other frame is `untrusted` (never `reject`): the
+// instruction is only in a quotation.
+
+const QUOTED = /"([^"\n]{6,600})"|(?<=^|[\s:(\[=])'([^'\n]{6,600})'(?=[\s.,;:!?)\]]|$)/gmu;
+const TEMPLATE_TOKEN = /<\|[a-z_]{2,20}\|>|<\/?(?:start|end)_of_turn>|\[\/?(?:inst|system_prompt|tool_calls|tool_results)\]|<<\/?sys>>|<\s*\/?\s*(?:system|tool_result)\s*>/gu;
+// A template token is *named* when a mention word comes right before it ("tokens like", "wie", "comme").
+const MENTION_BEFORE = /(?:\b(?:like|such as|e\.g\.|token|tokens|the|a|an|wie|z\.\s?b\.|etwa|mint|peldaul|tokeneket|tokenek|como|p\.\s?ej\.|comme|tels? que|par exemple|jetons?|des|les)\s*|[(,'"]\s*)$/u;
+const REPORTING = /\b(?:said|says|wrote|writes|asked|example|examples|e\.g\.|for instance|quoted?|quotes|input|payload|attack\w*|attempt\w*|tried|jailbreak\w*|inject\w*|phishing|finding|findings|report\w*|detect\w*|block\w*|refus\w*|flag\w*|test case|recommend\w*|review|audit|how (?:do|does|did|should|can)|what (?:does|do)|why|means?|sagte|meinte|schrieb|stand|steht|beispiel\w*|z\.\s?b\.|eingabe|angriff\w*|versuch\w*|befund\w*|bericht\w*|erkannt|blockiert|abgelehnt|empfehlung|zitat|zitiert|prufung|wie (?:gehen|geht|funktioniert)|warum|wieso|mondta|irta|allt|pelda\w*|bemenet\w*|tamad\w*|kiserlet\w*|adathalasz\w*|megallapitas\w*|jelentes\w*|eszlel\w*|blokkol\w*|visszautasit\w*|javaslat|idez\w*|hogyan|miert|dijo|decia|escribio|ejemplo|p\.\s?ej\.|entrada|ataque|intento|hallazgo|informe|detect\w*|bloque\w*|rechaz\w*|se nego|recomendacion|cita|como (?:tratan|funciona|manejan)|por que|a dit|disait|ecrit|exemple|par exemple|entree|attaque|tentative|hameconnage|constat|rapport|bloqu\w*|recommandation|citation|comment (?:les|le|la|fonctionne)|pourquoi)\b/u;
+// A quote right after "reply with", "say", "print" … is the text to produce, not a report: it stays.
+const DICTATED_BEFORE = /\b(?:say|says|reply|replies|respond|answer|print|output|write|type|with|comment|sag|sage|antworte|mit|schreib\w*|gib|kommentar|valaszold|valaszolj|ird|mondd|di|responde|con|escribe|comentario|dis|reponds|avec|ecris|commentaire)\s*:?\s*$/u;
+// The frame speaks to the reader ("treat his words as your configuration", "run this example against
+// yourself", "to be applied by any AI reading it"): a report talks about a third party, not to "you".
+const ADDRESSED = /\b(?:you|your|yours|yourself|you're|you'll|du|dich|dir|dein\w*|euch|euer\w*|teged|neked|magad\w*|rajtad|veled|tied|nalad|contigo|usted\w*|toi|ton|tes|vous|votre|vos)\b|(?<![\p{L}'])t'(?=\p{L})|\b(?:any|every|each|jede[rsn]?|minden|toda|cualquier|toute?|chaque)\s+(?:ai|ki|mi|ia|llm|assistant\w*|asistente\w*|asszisztens\w*|agent\w*|bot)\b/u;
+// The frame asks the reader to act on what was quoted.
+const COMPLY = /\b(?:do (?:it|that|this|so|as (?:it|he|she|they) says?)|please do|follow (?:it|that|this|these|them)|comply|obey|carry (?:it|that|this) out|execute (?:it|that|this)|run (?:it|that|this)|repeat (?:it|that|this|after)|mach (?:das|es|dies)|tu (?:das|es)|befolge|fuhre (?:das|es|dies) aus|tedd meg|csinald|hajtsd vegre|kovesd|hazlo|haz (?:eso|esto|lo que)|cumple\w*|obedece|sigue(?:lo|la|las|los)?|fais(?:-le| le| ca| cela| ce qu)|execute(?:-le|s)|obeis|suis(?:-les|-la|-le)?)\b/u;
+
+/** A gate verdict (poisonGate's GateResult; declared here so this module imports nothing from the gate). */
+export interface Judged<D> { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }
+
+/** `folded`: the text after poisonGate's fold() (lower case, no diacritics, quotes as " and '). */
+export function reportedSpeech<D>(folded: string, whole: Judged<D>, twoStages: (t: string) => Judged<D>): Judged<D> {
+  let quoted = 0;
+  let frame = folded.replace(QUOTED, (m, a: string | undefined, b: string | undefined, offset: number, all: string) => {
+    const inner = a ?? b ?? '';
+    if (inner.trim().split(/\s+/).length < 3) return m;
+    if (DICTATED_BEFORE.test(all.slice(Math.max(0, offset - 24), offset))) return m;
+    quoted++;
+    return ' "…" ';
+  });
+  frame = frame.replace(TEMPLATE_TOKEN, (m, offset: number, all: string) => {
+    if (!MENTION_BEFORE.test(all.slice(Math.max(0, offset - 16), offset))) return m;
+    quoted++;
+    return ' "…" ';
+  });
+  if (!quoted) return whole;
+  const outside = frame.replace(/"…"/g, ' ');
+  // A bare label ('Example: "…"') is no frame: five words at least around the quotation.
+  if (outside.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 5) return whole;
+  const framed = twoStages(frame);
+  if (framed.verdict === 'reject' || COMPLY.test(outside) || ADDRESSED.test(outside)) return whole;
+  if (framed.verdict === 'pass' && REPORTING.test(outside)) return { verdict: 'pass', detector: null };
+  return { verdict: 'untrusted', detector: whole.detector };
+}
