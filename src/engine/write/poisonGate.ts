@@ -257,9 +257,8 @@ const DETECTORS: Detector[] = [
     re: /^[\s>*_]*(?:system|sistema|systeme|rendszer|moderator|developer|entwickler|fejleszto|desarrollador|developpeur|operator|betreiber|operador|operateur)\s*:[^\n]*\b(?:you|your|you're|assistant|user|ai|du|dein\w*|nutzer|benutzer|assistent\w*|gehorch\w*|te|felhasznalo\w*|asszisztens\w*|tu|eres|usuario|asistente|vous|ton|utilisateur|assistant|obe\w+|ignore\w*|developer mode)\b/mu,
   },
   {
-    // Procedural (see transcriptLike): one regex spanning lines backtracks quadratically on long logs.
-    // `untrusted`, not `reject`: people paste real chats; a faked multi-turn jailbreak is kept out of recall all
-    // the same (untrusted is never in a block), and the attack inside it meets the other rules.
+    // Procedural (see transcriptLike: one regex over lines backtracks on long logs). `untrusted`: people paste real
+    // chats; a faked multi-turn jailbreak stays out of blocks all the same, and its attack meets the other rules.
     name: 'transcript', verdict: 'untrusted', re: /(?!)/, test: transcriptLike,
   },
   // --- override the assistant's instructions ---
