@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { ensureToolsOrExit, ROOT } from './installTools.mjs';
 import { preflightOrExit } from './preflight.mjs';
 import { freePort, startCodeServer, workbenchUrl } from './codeServer.mjs';
-import { writeUserSettings } from './runIntegration.mjs';
+import { writeTeamRepo, writeUserSettings } from './runIntegration.mjs';
 
 const DEMO = join(ROOT, '.scratch', 'demo');
 const VAULT = join(DEMO, 'vault');
@@ -85,6 +85,14 @@ async function main() {
   execFileSync(process.execPath, [join(ROOT, 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   writeDemoVault();
   console.log(`[start] demo vault: ${VAULT}`);
+  // Team memory (issue #15): the demo workspace is a git repository whose project vault a teammate committed to.
+  if (!existsSync(join(WORKSPACE, '.memory'))) {
+    try {
+      writeTeamRepo(WORKSPACE);
+    } catch (e) {
+      console.log(`[start] no demo project vault (git: ${e.code ?? e.status ?? 'failed'})`);
+    }
+  }
 
   // Memory's settings are personal (a workspace never steers memory, issue #12): the demo's vault and project
   // go into the demo profile's user settings, never into the workspace's .vscode/settings.json.

@@ -210,7 +210,8 @@ export class VaultTreeProvider extends RefreshingTree {
         project: { file: path.join(info.dir, ...n.relPath.split('/')), author: n.author, uncommitted: n.uncommitted, flagged: n.flagged },
       };
     });
-    const counts = [`${info.notes} notes`, ...(info.peer ? [`${info.peer} from teammates`] : []), ...(info.flagged ? [`${info.flagged} flagged`] : [])];
+    const counts = !info.notes && !existsSync(info.dir) ? ['empty — Share with Project starts it']
+      : [`${info.notes} notes`, ...(info.peer ? [`${info.peer} from teammates`] : []), ...(info.flagged ? [`${info.flagged} flagged`] : [])];
     return { label: `Project: ${path.basename(info.dir)}/`, description: counts.join(' · '), notes };
   }
 }
