@@ -182,4 +182,32 @@ describe('Team memory: the repository\'s project vault in VS Code', function () 
     const rows = internals(engine).store.items.list({ kind: 'note' }).filter((it) => it.id === id);
     assert.equal(rows.length, 1, 'one row, no duplicate');
   });
+
+  it('loads AGENTS.md written into the repository as project documents; Copilot\'s block leaves them out, search keeps them', async () => {
+    const file = path.join(workspace(), 'AGENTS.md');
+    writeFileSync(file, '# Agent notes\n\n## Releases\n\nThe narwhal release train leaves every second Tuesday from the release branch.\n');
+    try {
+      await until(api.projectVault.onDidChange, () => {
+        const s = api.projectVault.state();
+        return s.state === 'attached' && s.info.agentFiles.includes('AGENTS.md');
+      }, 'AGENTS.md to be loaded by the engine\'s watcher', 30_000);
+      await internals(engine).index.embedPending();
+      const project = api.project().project;
+      const hits = await engine.search('narwhal release train', { project });
+      const section = hits.find((h) => h.id.startsWith('dc:'));
+      assert.ok(section, 'search finds the AGENTS.md section');
+      const forCopilot = await engine.recall({ message: 'when does the narwhal release train leave?', project, conversation: 'team-copilot', agent: 'copilot-vscode' });
+      assert.ok(!forCopilot.block.includes('narwhal'), 'Copilot reads AGENTS.md itself: not again in its block');
+      const forClaude = await engine.recall({ message: 'when does the narwhal release train leave?', project, conversation: 'team-claude', agent: 'claude-code' });
+      assert.match(forClaude.block, /narwhal release train/, 'Claude Code does not read AGENTS.md: it gets the section');
+    } finally {
+      rmSync(file, { force: true });
+    }
+    await until(api.projectVault.onDidChange, () => {
+      const s = api.projectVault.state();
+      return s.state === 'attached' && !s.info.agentFiles.includes('AGENTS.md');
+    }, 'the removed AGENTS.md to be unloaded', 30_000);
+    const after = await engine.search('narwhal release train', { project: api.project().project });
+    assert.ok(!after.some((h) => h.id.startsWith('dc:')), 'its sections are gone with the file');
+  });
 });
