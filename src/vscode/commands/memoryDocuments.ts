@@ -29,11 +29,12 @@ export function referenceUri(engine: Pick<MemoryEngine, 'vaultDir' | 'get' | 'pr
     } catch { /* an id that is not a valid vault path opens as a virtual document (which explains) */ }
   }
   if (id.startsWith(PROJECT_NOTE_PREFIX)) {
-    const info = engine.project.info();
+    // `attached`, not `info()`: this runs per recalled id on every chat turn, and info() counts every project note.
+    const attached = engine.project.attached;
     const rel = engine.get(id)?.path;
-    if (info && rel && id.startsWith(info.idPrefix)) {
+    if (attached && rel && id.startsWith(attached.index.idPrefix)) {
       try {
-        return vscode.Uri.file(resolveInVault(info.dir, rel));
+        return vscode.Uri.file(resolveInVault(attached.dir, rel));
       } catch { /* not a path inside the project vault: the virtual document explains */ }
     }
   }

@@ -73,7 +73,6 @@ export function registerProjectVaultCommands(
     try {
       const r = await engine.project.makePersonal(id);
       deps.logger.info('make_personal.done', { id: r.id });
-      void deps.projectVault.refresh();
       return r;
     } catch (e) {
       return refused('make_personal', e);
@@ -120,7 +119,6 @@ async function shareWithProject(
   try {
     const r = await engine.project.shareNote(id);
     deps.logger.info('share_with_project.done', { id: r.id });
-    void deps.projectVault.refresh();
     void vscode.window.showInformationMessage(`Memory: shared as ${path.basename(dir)}/${item.path} — review and commit it to share it with your team.`);
     return r;
   } catch (e) {

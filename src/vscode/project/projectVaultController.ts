@@ -86,12 +86,8 @@ export class ProjectVaultController implements vscode.Disposable {
 
   private get trusted(): boolean { return (this.deps.trusted ?? (() => vscode.workspace.isTrusted))(); }
 
+  /** The state as of the last attach, sync or engine change event (kept current by those events, not recomputed). */
   state(): ProjectVaultState {
-    const e = this.deps.host.current;
-    if (this.stateValue.state === 'attached' && e) {
-      const info = e.project.info();
-      if (info) this.stateValue = { state: 'attached', info };
-    }
     return this.stateValue;
   }
 
@@ -121,7 +117,7 @@ export class ProjectVaultController implements vscode.Disposable {
     else if (folder.uri.scheme !== 'file') next = { state: 'off', reason: 'remote' };
     else if (!projectId) next = { state: 'off', reason: 'no-project' };
     if (next || !engine || !folder || !projectId) {
-      if (engine?.project.info()) engine.project.detach();
+      if (engine?.project.attached) engine.project.detach();
       this.attachedWith = undefined;
       return this.set(next ?? { state: 'off', reason: 'engine' });
     }
@@ -129,7 +125,7 @@ export class ProjectVaultController implements vscode.Disposable {
     const key = JSON.stringify([folder.uri.fsPath, projectId, settings.folder, proposeNotes]);
     // Re-attaching restarts the engine's watcher: only when something it depends on changed (an unrelated
     // setting or a project event must not open a window in which a pull goes unnoticed).
-    const current = engine.project.info();
+    const current = engine.project.attached && engine.project.info();
     if (current && this.attachedWith?.engine === engine && this.attachedWith.key === key) return this.set({ state: 'attached', info: current });
     try {
       const report = await engine.project.attach({ workspaceRoot: folder.uri.fsPath, projectId, folder: settings.folder, proposeNotes });

@@ -203,8 +203,10 @@ export class VaultTreeProvider extends RefreshingTree {
     const state = this.projectVault?.state();
     if (state?.state !== 'attached') return undefined;
     const { info } = state;
-    const notes = this.projectVault!.notes().map((n): NoteRow => {
-      const it = engine.get(n.id);
+    const list = this.projectVault!.notes();
+    const rows = new Map(engine.query.items.getMany(list.map((n) => n.id)).map((it) => [it.id, it]));
+    const notes = list.map((n): NoteRow => {
+      const it = rows.get(n.id);
       return {
         id: n.id, path: n.relPath, summary: it?.summary || n.title, kind: it?.subkind ?? 'reference', trust: n.trust, tags: it?.tags ?? [], pinned: false,
         project: { file: path.join(info.dir, ...n.relPath.split('/')), author: n.author, uncommitted: n.uncommitted, flagged: n.flagged },
