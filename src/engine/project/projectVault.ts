@@ -22,7 +22,8 @@ import { VaultWatcher } from '../vault/vaultWatcher';
 import { maskOrWithhold } from '../write/mask';
 import { gate, type GateDetector } from '../write/poisonGate';
 import { AGENT_FILES, loadAgentFiles } from './agentFiles';
-import { blobId, readGitFacts, type GitFacts } from './git';
+import { GitUnavailableError, readGitFacts, sameBlob, type GitFacts } from './git';
+import { gatedText } from './gatedText';
 import { watchNames, type NameWatch } from './repoWatch';
 import { refreshGitTrust } from './trustRefresh';
 
@@ -70,6 +71,8 @@ export interface ProjectVaultInfo {
   agentFiles: string[];
   proposeNotes: boolean;
   git: boolean;
+  /** Git could not answer at the last read (not on PATH, timed out): rows keep the authors read before. */
+  gitUnavailable: boolean;
   /** The id prefix of this vault's notes (`pv:<8 hex>/`). */
   idPrefix: string;
 }
@@ -113,6 +116,8 @@ interface Attached {
   /** attach({watch}) asked for watching: the vault folder is watched as soon as it exists. */
   watching?: boolean;
   facts?: GitFacts;
+  /** The last git read failed (git missing or timed out): `facts` are the last good ones, or none. */
+  gitUnavailable?: boolean;
   lastSync: number | null;
   agentFiles: string[];
 }
@@ -206,7 +211,7 @@ export class ProjectVault extends Disposable {
       dir: c.dir, projectId: c.opts.projectId, workspaceRoot: c.opts.workspaceRoot, notes: notes.length,
       flagged: notes.filter((n) => n.flagged).length, peer: notes.filter((n) => !n.flagged && n.trust === 'peer').length,
       owner: notes.filter((n) => !n.flagged && n.trust === 'owner').length, lastSync: c.lastSync, agentFiles: [...c.agentFiles],
-      proposeNotes: c.opts.proposeNotes, git: !!c.facts, idPrefix: c.index.idPrefix,
+      proposeNotes: c.opts.proposeNotes, git: !!c.facts, gitUnavailable: c.gitUnavailable === true, idPrefix: c.index.idPrefix,
     };
   }
 
@@ -364,7 +369,7 @@ export class ProjectVault extends Disposable {
     let report: VaultSyncReport;
     if (!existsSync(c.dir) || isEmptyDir(c.dir)) report = await this.purge(c);
     else report = await c.index.syncAll();
-    await refreshGitTrust(this.deps.store, c.index.idPrefix, c.dir, (abs, bytes) => this.gitTrust(c, abs, bytes));
+    if (!c.gitUnavailable) await refreshGitTrust(this.deps.store, c.index.idPrefix, c.dir, (abs, bytes) => this.gitTrust(c, abs, bytes));
     await this.loadAgents(c);
     await this.deps.afterWrite();
     c.lastSync = this.deps.clock.now();
@@ -403,9 +408,22 @@ export class ProjectVault extends Disposable {
     return { base: mine ? 'owner' : 'peer', author, uncommitted };
   }
 
-  private readFacts(c: Attached): Promise<GitFacts | undefined> {
+  /**
+   * The current git facts. When git cannot answer (another process — a hook started without git on its PATH — or a
+   * timeout), the last facts stay and `c.gitUnavailable` says so: rows keep the authors a process that could read
+   * git found (the trust refresh is skipped), and a note indexed meanwhile without facts counts as a teammate's.
+   */
+  private async readFacts(c: Attached): Promise<GitFacts | undefined> {
     const paths = [c.dir, ...AGENT_FILES.map((f) => path.join(c.opts.workspaceRoot, ...f.split('/')))];
-    return readGitFacts(c.opts.workspaceRoot, paths, c.facts).catch(() => undefined);
+    try {
+      const facts = await readGitFacts(c.opts.workspaceRoot, paths, c.facts);
+      c.gitUnavailable = false;
+      return facts;
+    } catch (e) {
+      if (!c.gitUnavailable) this.deps.logger.warn('project.git_unavailable', { step: e instanceof GitUnavailableError ? e.step : 'unknown', failure: e instanceof GitUnavailableError ? e.failure : errorCode(e) });
+      c.gitUnavailable = true;
+      return c.facts;
+    }
   }
 
   /** The gate's verdict, cached by content hash (a re-read of an unchanged note, a restamp, costs no gate run). */
@@ -425,9 +443,7 @@ export class ProjectVault extends Disposable {
     try { bytes = readFileSync(abs); } catch { bytes = undefined; }
     const g = this.gitTrust(c, abs, bytes);
     const trust: Trust = lowerTrust(input.trust ?? 'owner', g.base);
-    // The frontmatter's values are gated too (an instruction can hide in any key), but not its JSON syntax:
-    // braces and quotes around every short note read as a payload to the classifier.
-    const text = [parsed.summary, parsed.body, ...frontmatterValues(parsed.frontmatter, STRUCTURAL_KEYS)].join('\n');
+    const text = gatedText(parsed);
     let flagged: ProjectNoteInfo['flagged'];
     if (bytes && CONFLICT.test(Buffer.from(bytes).toString('utf8'))) flagged = { verdict: 'conflict', detector: 'merge_conflict' };
     else {
@@ -452,31 +468,6 @@ export function projectIdPrefix(projectId: string, dir: string): string {
   let real = dir;
   try { real = realpathSync(dir); } catch { /* not created yet: the path as given (attach resolved the root) */ }
   return `${PROJECT_NOTE_PREFIX}${createHash('sha256').update(`${projectId}\0${real}`).digest('hex').slice(0, 8)}/`;
-}
-
-/**
- * Top-level frontmatter keys whose values are the note format's own vocabulary (a kind, tags, ids, flags, dates),
- * not prose: left out of the gated text (`summary` is gated as the summary).
- */
-const STRUCTURAL_KEYS: ReadonlySet<string> = new Set(['kind', 'summary', 'tags', 'project', 'projectType', 'project-type', 'project_type', 'trust', 'pinned', 'origin', 'created', 'updated', 'valid_from', 'invalidated_at', 'aliases']);
-
-/** Every string (and number) value in a parsed frontmatter, depth first, keys left out; `skip`: top-level keys to leave out. */
-export function frontmatterValues(v: unknown, skip: ReadonlySet<string> = new Set(), out: string[] = [], depth = 0): string[] {
-  if (depth > 8) return out;
-  if (typeof v === 'string') out.push(v);
-  else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-  else if (Array.isArray(v)) for (const x of v) frontmatterValues(x, skip, out, depth + 1);
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) if (depth > 0 || !skip.has(k)) frontmatterValues(x, skip, out, depth + 1);
-  }
-  return out;
-}
-
-function sameBlob(indexed: string, bytes: Uint8Array): boolean {
-  if (blobId(bytes) === indexed) return true;
-  // A checkout with autocrlf has CRLF on disk and LF in the repository.
-  const lf = Buffer.from(Buffer.from(bytes).toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
-  return lf.length !== bytes.length && blobId(lf) === indexed;
 }
 
 function isInside(root: string, p: string): boolean {

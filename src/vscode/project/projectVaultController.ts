@@ -58,6 +58,8 @@ export function describeProjectVault(s: ProjectVaultState): string {
   if (i.flagged) parts.push(`${i.flagged} flagged`);
   if (i.agentFiles.length) parts.push(`agent files ${i.agentFiles.join(', ')}`);
   if (i.proposeNotes) parts.push('proposing notes');
+  if (i.gitUnavailable) parts.push('git unavailable: authors not read, new notes count as teammates\'');
+  else if (!i.git) parts.push('not a git repository: every note counts as a teammate\'s');
   return `project vault ${folder}/: ${parts.join(', ')}`;
 }
 

@@ -3,7 +3,7 @@
 // syntax nor the format's own keys (kind, tags, …): with them the learned stage flagged short ordinary notes (seen in
 // a real run: "Other note here." with `kind: project` was `untrusted`).
 import assert from 'node:assert/strict';
-import { frontmatterValues } from '../../../src/engine/project/projectVault';
+import { frontmatterValues } from '../../../src/engine/project/gatedText';
 import { projectIdForFolder } from '../../../src/hooks/projectId';
 import { createTestEngine, type TestEngine } from '../engine/builders';
 import { commitAll, makeRepos, writeFile, type Repos } from './gitFixture';
