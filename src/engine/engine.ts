@@ -134,7 +134,7 @@ export class MemoryEngine extends Disposable {
     this.recaller.rowVisible = (id, meta) => this.project.visible(id, meta);
     this.recaller.noteRoot = (id) => (id.startsWith('pv:') ? this.project.attached?.dir : this.vaultDir);
     this.healthMonitor = HealthMonitor.fromSettings(this.settingsValue, () => this.footprint().memoryBytes);
-    this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded)));
+    this._register(store.onDidChange((c) => this.onStoreChange(c.ids, c.reloaded, c.indexNeutral)));
     const keeper = this.keeper;
     registerEngineParts(this, {
       store, vault: this.vault, writer: this.writer, recaller: this.recaller, healthMonitor: this.healthMonitor,
@@ -643,9 +643,9 @@ export class MemoryEngine extends Disposable {
     return it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
   }
 
-  private onStoreChange(ids: string[], reloaded: boolean): void {
+  private onStoreChange(ids: string[], reloaded: boolean, indexNeutral?: string[]): void {
     this.recaller.noteStoreChange(ids, reloaded);
-    this.keeper.noteStoreChange(ids, reloaded);
+    this.keeper.noteStoreChange(ids, reloaded, indexNeutral);
   }
 }
 

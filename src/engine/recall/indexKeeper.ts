@@ -330,9 +330,12 @@ export class IndexKeeper extends Disposable {
    * acknowledgement: the store fires before the writer's promise resolves. It runs on the next turn of
    * the event loop, or earlier when something reads the index.
    */
-  noteStoreChange(ids: readonly string[], reloaded: boolean): void {
+  noteStoreChange(ids: readonly string[], reloaded: boolean, indexNeutral?: readonly string[]): void {
     if (reloaded) this.pendingReindex = true;
-    for (const id of ids) this.pendingIds.add(id);
+    // A flush moved these messages' texts into the raw record: nothing the index holds changed, so they are not
+    // read back (and their raw text not inflated) — half the cost of deriving. The journal still lists them.
+    const same = indexNeutral?.length ? new Set(indexNeutral) : undefined;
+    for (const id of ids) if (!same?.has(id)) this.pendingIds.add(id);
     if (!this.catchUpTimer && !this.closed) {
       this.catchUpTimer = setImmediate(() => {
         this.catchUpTimer = undefined;

@@ -40,7 +40,7 @@ import {
 } from './journal';
 import { writeFileAtomic } from '../atomicWrite';
 import {
-  AuditRepo, Batch, ConversationsRepo, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
+  AuditRepo, Batch, ConversationsRepo, indexNeutralOf, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
@@ -110,6 +110,8 @@ export interface StoreChange {
   origin: 'local' | 'remote';
   /** The whole database was reloaded from a snapshot: anything may have changed. */
   reloaded: boolean;
+  /** Local writes only: of `ids`, those whose changes left what the recall index holds as it was. */
+  indexNeutral?: string[];
 }
 
 export interface StoreStats {
@@ -433,7 +435,8 @@ export class Store extends Disposable {
       for (const id of p.batch.touched) ids.add(id);
       p.resolve();
     }
-    if (ok.length) this.changeEmitter.fire({ ids: [...ids], origin: 'local', reloaded: false });
+    const neutral = indexNeutralOf(ok.map((p) => p.batch));
+    if (ok.length) this.changeEmitter.fire({ ids: [...ids], origin: 'local', reloaded: false, ...(neutral.length ? { indexNeutral: neutral } : {}) });
     this.afterWrite();
   }
 

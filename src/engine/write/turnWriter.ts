@@ -393,7 +393,7 @@ export class TurnWriter {
       if (!s.l0Enabled) for (const src of pending) tx.items.delete(src.id);
       else {
         const hashes = tx.rawBlobs.putMany(pending.map((src) => src.text!), now);
-        pending.forEach((src, i) => tx.items.patch(src.id, { blobHash: hashes[i]!, text: null }));
+        pending.forEach((src, i) => tx.items.moveTextToRaw(src.id, hashes[i]!));
       }
       for (const op of factOps) op(tx);
       if (built) this.putSummary(tx, built);

@@ -39,6 +39,35 @@ describe('recall index persistence (engine)', function () {
     assert.match(t.engine.status().embedder.vectors, /^(\d+) of \1$/);
   });
 
+  it('a flush does not read its messages back into the index, and the index answers as one rebuilt from the store', async () => {
+    for (let i = 0; i < 6; i++) {
+      await t.engine.recordTurn(turn({ conversation: `fl${i}`, project: 'alpha', user: `The heron-${i} pipeline exports invoices to the ledger service every night, batch ${i}.`, assistant: `Noted: heron-${i} runs nightly.` }));
+    }
+    const index = internals(t.engine).index;
+    const messages = internals(t.engine).store.items.count({ kind: 'raw' });
+    assert.ok(messages >= 6, `${messages} messages`);
+    const kinds = () => internals(t.engine).store.items.count({}) - internals(t.engine).store.items.count({ kind: 'raw' });
+    const nonRawBefore = kinds();
+    const v0 = index.version;
+    await t.engine.flush();
+    void internals(t.engine).index.size; // catch up
+    const upserts = internals(t.engine).index.version - v0;
+    assert.equal(internals(t.engine).store.items.count({ kind: 'raw' }), messages);
+    assert.ok(internals(t.engine).store.items.list({ kind: 'raw' }).every((it) => it.text === null && !!it.blobHash), 'the texts moved into the raw record');
+    assert.ok(upserts <= kinds() - nonRawBefore, `only the flush's new items were indexed (${upserts} upserts, ${messages} messages)`);
+    // Every hit (k = 50) with the same score (ties may come in another order: a rebuild numbers documents anew).
+    const hitsOf = (hits: { id: string; text: string; score: number }[]) => hits.map((h) => `${h.score.toFixed(6)} ${h.id} ${h.text}`).sort();
+    const queries = ['heron pipeline invoices ledger', 'heron-3 nightly batch', 'Noted heron runs nightly'];
+    const before: string[][] = [];
+    for (const q of queries) before.push(hitsOf(await t.engine.search(q, { project: 'alpha' }, 50)));
+    assert.ok(before.every((hits) => hits.some((h) => / heron/i.test(h))), 'the flushed messages are found by their text');
+    await t.engine.close();
+    rmSync(idxFile(t), { force: true });
+    t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
+    assert.equal(t.engine.indexOpen.mode, 'rebuilt');
+    for (const [i, q] of queries.entries()) assert.deepEqual(hitsOf(await t.engine.search(q, { project: 'alpha' }, 50)), before[i], q);
+  });
+
   it('catches up on items written after the index was saved (only those are re-read)', async () => {
     await seed(t, 2);
     t.engine.persistIndex('idle');

@@ -164,6 +164,22 @@ describe('store', () => {
     assert.deepEqual([...seen[0].ids].sort(), ['conv-1', 'fa:ev']);
   });
 
+  it('marks ids a write left index-neutral (a text moved into the raw record) — only when every write in the group did', async () => {
+    const s = await openStore(tempDir());
+    await s.transaction((tx) => { tx.items.put({ id: 'rw:a', created: 1, text: 'alpha text', role: 'user' }); tx.items.put({ id: 'rw:b', created: 2, text: 'beta text', role: 'user' }); });
+    const seen: StoreChange[] = [];
+    s.onDidChange((e) => seen.push(e));
+    // Two transactions queued together form one group: rw:a only moves its text, rw:b also changes its trust.
+    const one = s.transaction((tx) => { const [ha, hb] = tx.rawBlobs.putMany(['alpha text', 'beta text'], 10); tx.items.moveTextToRaw('rw:a', ha!); tx.items.moveTextToRaw('rw:b', hb!); });
+    const two = s.transaction((tx) => tx.items.patch('rw:b', { trust: 'peer' }));
+    await Promise.all([one, two]);
+    assert.deepEqual([...seen.flatMap((e) => e.ids)].sort(), ['rw:a', 'rw:b'], 'both still reported as touched (and journaled)');
+    assert.deepEqual(seen.flatMap((e) => e.indexNeutral ?? []), ['rw:a']);
+    assert.equal(s.items.get('rw:a')!.text, null);
+    assert.equal(s.rawBlobs.get(s.items.get('rw:a')!.blobHash!)!.text, 'alpha text');
+    await assert.rejects(s.transaction((tx) => tx.items.moveTextToRaw('rw:a', '')), /content address/);
+  });
+
   it('never logs memory text', async () => {
     const logger = new MemoryLogger();
     const s = await openStore(tempDir(), { logger });

@@ -383,6 +383,15 @@ export class ItemsRepo extends Repo {
     this.write(`UPDATE items SET ${sets.join(', ')} WHERE id = ?`, [...params, id], id);
   }
 
+  /**
+   * Moves a message's text into the raw record (the flush): the row keeps its content address instead of the
+   * text. The text itself is unchanged, so the recall index need not read the item again in this process.
+   */
+  moveTextToRaw(id: string, blobHash: string): void {
+    if (typeof blobHash !== 'string' || !blobHash) throw badInput('blobHash must be a content address');
+    this.writeIndexNeutral('UPDATE items SET blob_hash = ?, text = NULL WHERE id = ?', [blobHash, id], id);
+  }
+
   /** Counts a recall of these items (salience input). */
   touchAccess(ids: readonly string[], at: number): void {
     checkTime('at', at);

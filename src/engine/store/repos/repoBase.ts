@@ -18,10 +18,37 @@ export interface SqlReader {
 export class Batch {
   readonly stmts: [string, SqlParam[]][] = [];
   readonly touched = new Set<string>();
+  /**
+   * Of `touched`, the ids whose every change in this batch left what the recall index holds as it was (a message's
+   * text moved into the raw record, unchanged). Local only, never journaled: another process re-reads them.
+   */
+  private readonly sameForIndex = new Set<string>();
+  private readonly changedForIndex = new Set<string>();
   add(sql: string, params: SqlParam[], ...ids: string[]): void {
     this.stmts.push([sql, params]);
-    for (const id of ids) this.touched.add(id);
+    for (const id of ids) { this.touched.add(id); this.changedForIndex.add(id); }
   }
+  /** A statement that touches `id` without changing anything the recall index holds. */
+  addIndexNeutral(sql: string, params: SqlParam[], id: string): void {
+    this.stmts.push([sql, params]);
+    this.touched.add(id);
+    this.sameForIndex.add(id);
+  }
+  /** Ids touched only by index-neutral statements. */
+  indexNeutral(): string[] {
+    return [...this.sameForIndex].filter((id) => !this.changedForIndex.has(id));
+  }
+}
+
+/** Ids index-neutral for a group of batches: every batch that touched them left the index's view alone. */
+export function indexNeutralOf(batches: readonly Batch[]): string[] {
+  const neutral = new Set<string>();
+  const changed = new Set<string>();
+  for (const b of batches) {
+    const own = new Set(b.indexNeutral());
+    for (const id of b.touched) (own.has(id) ? neutral : changed).add(id);
+  }
+  return [...neutral].filter((id) => !changed.has(id));
 }
 
 export function badInput(message: string): MemoryError {
@@ -33,6 +60,11 @@ export abstract class Repo {
   protected write(sql: string, params: SqlParam[], ...ids: string[]): void {
     if (!this.batch) throw new MemoryError('E_USAGE', 'store writes happen inside store.transaction(tx => …)');
     this.batch.add(sql, params, ...ids);
+  }
+  /** A write that touches `id` but leaves what the recall index holds for it unchanged (see Batch.addIndexNeutral). */
+  protected writeIndexNeutral(sql: string, params: SqlParam[], id: string): void {
+    if (!this.batch) throw new MemoryError('E_USAGE', 'store writes happen inside store.transaction(tx => …)');
+    this.batch.addIndexNeutral(sql, params, id);
   }
 }
 
