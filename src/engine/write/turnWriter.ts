@@ -297,9 +297,7 @@ export class TurnWriter {
     const now = this.clock.now();
     const s = this.settings();
     const maxSeq = entries[entries.length - 1]!.seq;
-    const sources = entries
-      .map((e) => this.store.items.get(String(e.provenance.item ?? '')))
-      .filter((i): i is Item => !!i);
+    const sources = this.store.items.getMany(entries.map((e) => String(e.provenance.item ?? ''))); // one query, buffer order
     const conv = this.store.conversations.get(conversation);
     const project = conv?.project ?? null;
     const res: FlushResult = { conversation, messages: sources.length, facts: 0, superseded: 0, entities: 0, summaryId: null, summaryLevel: null };
