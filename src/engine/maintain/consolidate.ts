@@ -376,25 +376,19 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
       out.push({ id: it.id, reason: 'untrusted-note', title: title(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
     }
   });
-  // Episodic items are judged on their scoring columns only (no item decoded); the few that make the
-  // queue are read in full for their titles. The source statistics are only needed for a live score.
+  // Episodic items are judged on their scoring columns and the source statistics the store keeps (no item
+  // decoded); the few that make the queue are read in full for their titles.
   const picked: { id: string; reason: ReviewEntry['reason']; detail: string }[] = [];
-  let stats: ReturnType<Store['itemSources']['sourceStats']> | undefined;
   for (const r of store.items.scoreRows({ kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } })) {
     if (out.length + picked.length >= limit) break;
     if (r.kind === 'fact' && r.invalidatedAt !== null) {
       if (r.supersededBy) picked.push({ id: r.id, reason: 'invalidated-conflict', detail: `superseded by ${r.supersededBy}` });
       continue;
     }
-    let v = r.salience;
-    if (v === null) {
-      stats ??= store.itemSources.sourceStats(EPISODIC);
-      const st = stats.get(r.id);
-      v = salience({
-        kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: st?.count ?? 0,
-        lastSourceAt: st?.lastCreated ?? null, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
-      }, now);
-    }
+    const v = r.salience ?? salience({
+      kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: r.sources,
+      lastSourceAt: r.lastSourceAt, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
+    }, now);
     if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(r.kind)) {
       picked.push({ id: r.id, reason: 'near-threshold', detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` });
     } else if (Math.abs(v - th.demote) <= th.margin && !r.pinned) {

@@ -191,10 +191,15 @@ describe('Dashboard and status figures (kept exact across processes, crashes and
     assert.ok(internals(t.engine).store.openReport.recoveredRecords > 0, 'the reopen replayed the crashed process\'s journal records');
     assert.deepEqual(figures(t, opts), PINNED.afterCrashReplay);
 
-    // The store as the previous release wrote it (schema 1, journal records on top): migrated and backfilled once.
+    // The store as the previous release wrote it (schema 1, a journal record on top — a recall counted on a
+    // raw message, no figure moves): migrated and backfilled once; the recall index image saved at the close
+    // before still catches up on that record (the migration's compaction keeps what it touched).
     await t.engine.close();
+    await inChild(t.storeDir, [['items', 'touchAccess', ['rw:m0'], T0]], true);
     await downgradeToV1(t.storeDir);
     await t.reopen();
+    assert.equal(internals(t.engine).store.openReport.migratedFrom, 1);
+    assert.deepEqual([t.engine.indexOpen.mode, t.engine.indexOpen.caughtUp], ['loaded', 1]);
     assert.deepEqual(figures(t, opts), PINNED.afterCrashReplay);
   });
 });
