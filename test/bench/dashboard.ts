@@ -3,6 +3,7 @@
 // folder (the original is never touched), opened — timed, a store of an older schema migrates here — and each
 // surface timed as `bench scale` does (the same function) (median of 5 after one warm-up): overview, tags, review queue, engine
 // card, status, headline. Minutes faster than a scale run when only these figures changed.
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -46,7 +47,17 @@ export async function benchDashboard(ctx: BenchContext): Promise<Record<string, 
       const s = engine.status();
       const dashboardMs = await timeSurfaces(engine);
       ctx.log(`dashboard: ${JSON.stringify(dashboardMs)}`);
-      return { items: s.items, openMs, migratedFrom: s.openReport.migratedFrom, dashboardMs };
+      // What each surface answered, as digests: two builds on the same store must agree.
+      const dash = new DashboardData(engine, () => ({ includeSecrets: false }));
+      const { briefing: _b, ...overview } = dash.overview();
+      const review = dash.review();
+      const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+      const st = engine.status();
+      const answers = {
+        reviewEntries: review.length, review: digest(review), overview: digest(overview), tags: digest(dash.tags()),
+        status: digest({ items: st.items, recallable: st.recallable, invalidatedFacts: st.invalidatedFacts, rawRecord: st.rawRecord, conversations: st.conversations }),
+      };
+      return { items: s.items, openMs, migratedFrom: s.openReport.migratedFrom, dashboardMs, answers };
     } finally {
       await engine.close();
     }

@@ -178,6 +178,27 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
   return { where: sql, params: p };
 }
 
+/**
+ * Which rows ItemsRepo.scoreRows may leave out because they cannot be near a review threshold (built by the
+ * review queue from its thresholds; see reviewQueue in maintain/consolidate.ts for why each bound is safe).
+ * A row is kept when: it is an invalidated fact; or its stored salience is within `margin` of `promote` or
+ * `demote`; or it has no stored salience and is pinned, or may be near promotion (a `promotable` kind, last
+ * active at or after `now − promoteMaxAgeMs[kind]`, and an upper bound of its undecayed score ≥ `promoteFloor`),
+ * or may be near demotion (a lower bound of its live score ≤ `demoteCeil`).
+ */
+export interface ReviewBounds {
+  now: number;
+  promote: number;
+  demote: number;
+  margin: number;
+  promotable: ItemKind[];
+  promoteFloor: number;
+  demoteCeil: number;
+  /** Per episodic kind: its recency half-life (ms) and the oldest last activity (ms before now) a promotion needs. */
+  halfLifeMs: Partial<Record<ItemKind, number>>;
+  promoteMaxAgeMs: Partial<Record<ItemKind, number>>;
+}
+
 /** One row of ItemsRepo.scoreRows. */
 export interface ScoreRow {
   id: string;
@@ -307,16 +328,46 @@ export class ItemsRepo extends Repo {
    * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
    * no text, tags or meta decoded — meta.mentions when a number (entities), meta.supersededBy when a string
    * (invalidated facts), and the item's source statistics as the store keeps them (item_source_stats).
+   * With `bounds`, rows that cannot be near a review threshold are left out inside SQLite (see ReviewBounds).
    */
-  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): ScoreRow[] {
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, bounds?: ReviewBounds): ScoreRow[] {
     const { where, params } = whereOf(filter, false);
+    const conds = where ? [where.replace(/^ WHERE /, '')] : [];
+    const p: SqlParam[] = [...params];
+    if (bounds) {
+      const kinds = Object.keys(bounds.halfLifeMs) as ItemKind[];
+      const perKind = (m: Partial<Record<ItemKind, number>>) => {
+        const ks = kinds.filter((k) => m[k] !== undefined && Number.isFinite(m[k]));
+        p.push(...ks.flatMap((k) => [k, m[k]!]));
+        return ks.length ? `CASE i.kind ${ks.map(() => 'WHEN ? THEN ?').join(' ')} END` : 'NULL';
+      };
+      // The last sign of life (salience.ts lastActivity) and the clamped importance (0.5 when unknown).
+      const last = 'max(i.created, COALESCE(i.last_accessed, 0), COALESCE(st.last_source_at, 0))';
+      const imp = 'min(1.0, max(0.0, COALESCE(i.importance, 0.5)))';
+      const recurrence = "CASE WHEN i.kind = 'fact' THEN max(0, COALESCE(st.sources, 0) - 1) ELSE 0 END";
+      p.push(bounds.promote, bounds.margin, bounds.demote, bounds.margin);
+      const stored = 'i.salience IS NOT NULL AND (abs(i.salience - ?) <= ? + 1e-9 OR abs(i.salience - ?) <= ? + 1e-9)';
+      p.push(...bounds.promotable, bounds.now);
+      const maxAge = perKind(bounds.promoteMaxAgeMs);
+      p.push(bounds.promoteFloor);
+      const promo = `i.kind IN (${bounds.promotable.map(() => '?').join(', ') || 'NULL'}) AND ${last} >= ? - ${maxAge}
+        AND 0.4 * ${imp} + 0.3 * min(1.0, (${recurrence}) / 2.0) + 0.3 * min(1.0, max(0, i.access_count) / 2.0) >= ? - 1e-9`;
+      p.push(bounds.now);
+      const halfLife = perKind(bounds.halfLifeMs);
+      p.push(bounds.demoteCeil);
+      const demo = `0.4 * ${imp} * max(0.0, 1.0 - 0.6931471805599453 * max(0, ? - ${last}) / ${halfLife}) <= ? + 1e-9`;
+      conds.push(`((i.kind = 'fact' AND i.invalidated_at IS NOT NULL) OR (${stored})
+        OR (i.salience IS NULL AND (i.pinned <> 0 OR (${promo}) OR (${demo}))))`);
+    }
     const r = this.q.get(
-      `SELECT json_group_array(json_array(i.id, i.kind, i.created, i.last_accessed, i.access_count, i.importance, i.pinned, i.salience, i.invalidated_at,
-         CASE WHEN i.kind = 'entity' AND json_type(i.meta, '$.mentions') IN ('integer', 'real') THEN json_extract(i.meta, '$.mentions') END,
-         CASE WHEN i.invalidated_at IS NOT NULL AND json_type(i.meta, '$.supersededBy') = 'text' THEN json_extract(i.meta, '$.supersededBy') END,
-         st.sources, st.last_source_at)) AS j
-       FROM (SELECT id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at, meta FROM items${where} ORDER BY created, id) AS i
-       LEFT JOIN item_source_stats st ON st.item_id = i.id`, params);
+      `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
+         mentions, superseded_by, sources, last_source_at)) AS j
+       FROM (SELECT i.id, i.kind, i.created, i.last_accessed, i.access_count, i.importance, i.pinned, i.salience, i.invalidated_at,
+           CASE WHEN i.kind = 'entity' AND json_type(i.meta, '$.mentions') IN ('integer', 'real') THEN json_extract(i.meta, '$.mentions') END AS mentions,
+           CASE WHEN i.invalidated_at IS NOT NULL AND json_type(i.meta, '$.supersededBy') = 'text' THEN json_extract(i.meta, '$.supersededBy') END AS superseded_by,
+           st.sources, st.last_source_at
+         FROM items i LEFT JOIN item_source_stats st ON st.item_id = i.id
+         ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY i.created, i.id)`, p);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null, number | null, number | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy, sources, lastSourceAt]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
