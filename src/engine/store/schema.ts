@@ -261,6 +261,11 @@ const V2: string[] = [
   `CREATE TRIGGER raw_chunks_totals_update AFTER UPDATE OF data ON raw_chunks BEGIN ${totalAdd('raw_chunks.bytes', 'length(NEW.data) - length(OLD.data)')} END`,
   // Tag counts read only the items that have tags (summaries, notes, a few facts), not every row.
   "CREATE INDEX items_tagged ON items(kind) WHERE tags <> '[]'",
+  // The episodic items with what the review queue's scan reads and filters by (ItemsRepo.scoreRows with
+  // bounds): the scan reads these index entries, not the rows. Partial: only queries that name these kinds
+  // literally can use it, so no other query's plan changes, and raw messages (most rows) are not in it.
+  `CREATE INDEX items_episodic_scores ON items(kind, archived_at, created, id, trust, secret, salience, importance, pinned,
+     last_accessed, access_count, invalidated_at) WHERE kind IN ('fact', 'summary', 'entity')`,
 ];
 
 /** Forward migrations; entry i brings the database to `version` i+1. Never edit a shipped entry. */

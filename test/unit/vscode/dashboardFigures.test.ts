@@ -11,6 +11,7 @@ import initSqlJs from 'sql.js';
 import { DashboardData, type DashboardOptions } from '../../../src/vscode/dashboard/dashboardData';
 import type { ItemInput } from '../../../src/engine/store/repositories';
 import { SNAPSHOT_FILE } from '../../../src/engine/store/store';
+import { MIGRATIONS } from '../../../src/engine/store/schema';
 import { internals } from '../../../src/engine/internals';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
 
@@ -122,7 +123,13 @@ async function downgradeToV1(storeDir: string): Promise<void> {
   const SQL = await initSqlJs();
   const file = path.join(storeDir, SNAPSHOT_FILE);
   const db = new SQL.Database(readFileSync(file));
-  const extra = db.exec("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND (type = 'trigger' OR name IN ('item_counts', 'item_source_stats', 'store_totals', 'items_tagged'))")[0]?.values ?? [];
+  // Everything schema 1 does not create goes (whatever later versions add).
+  const v1 = new SQL.Database();
+  for (const stmt of MIGRATIONS[0]!.up) v1.exec(stmt);
+  const names = (d: typeof db) => (d.exec("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")[0]?.values ?? []) as [string, string][];
+  const keep = new Set(names(v1).map(([, n]) => n));
+  v1.close();
+  const extra = names(db).filter(([, n]) => !keep.has(n));
   for (const [type, name] of extra) if (type === 'trigger') db.exec(`DROP TRIGGER ${String(name)}`);
   for (const [type, name] of extra) if (type === 'index') db.exec(`DROP INDEX ${String(name)}`);
   for (const [type, name] of extra) if (type === 'table') db.exec(`DROP TABLE ${String(name)}`);

@@ -180,7 +180,8 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
 
 /**
  * Which rows ItemsRepo.scoreRows may leave out because they cannot be near a review threshold (built by the
- * review queue from its thresholds; see reviewQueue in maintain/consolidate.ts for why each bound is safe).
+ * review queue from its thresholds; see reviewBounds in maintain/consolidate.ts for why each bound is safe).
+ * Only episodic items (fact, summary, entity) are read with bounds.
  * A row is kept when: it is an invalidated fact; or its stored salience is within `margin` of `promote` or
  * `demote`; or it has no stored salience and is pinned, or may be near promotion (a `promotable` kind, last
  * active at or after `now − promoteMaxAgeMs[kind]`, and an upper bound of its undecayed score ≥ `promoteFloor`),
@@ -356,6 +357,8 @@ export class ItemsRepo extends Repo {
       const halfLife = perKind(bounds.halfLifeMs);
       p.push(bounds.demoteCeil);
       const demo = `0.4 * ${imp} * max(0.0, 1.0 - 0.6931471805599453 * max(0, ? - ${last}) / ${halfLife}) <= ? + 1e-9`;
+      // The review reads episodic items only; named literally, SQLite can scan items_episodic_scores (schema v2).
+      conds.push("i.kind IN ('fact', 'summary', 'entity')");
       conds.push(`((i.kind = 'fact' AND i.invalidated_at IS NOT NULL) OR (${stored})
         OR (i.salience IS NULL AND (i.pinned <> 0 OR (${promo}) OR (${demo}))))`);
     }
@@ -366,7 +369,7 @@ export class ItemsRepo extends Repo {
            CASE WHEN i.kind = 'entity' AND json_type(i.meta, '$.mentions') IN ('integer', 'real') THEN json_extract(i.meta, '$.mentions') END AS mentions,
            CASE WHEN i.invalidated_at IS NOT NULL AND json_type(i.meta, '$.supersededBy') = 'text' THEN json_extract(i.meta, '$.supersededBy') END AS superseded_by,
            st.sources, st.last_source_at
-         FROM items i LEFT JOIN item_source_stats st ON st.item_id = i.id
+         FROM items i${bounds ? ' INDEXED BY items_episodic_scores' : ''} LEFT JOIN item_source_stats st ON st.item_id = i.id
          ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY i.created, i.id)`, p);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null, number | null, number | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy, sources, lastSourceAt]) => ({
