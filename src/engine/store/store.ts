@@ -43,6 +43,7 @@ import {
   AuditRepo, Batch, ConversationsRepo, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
+import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
@@ -248,6 +249,7 @@ export class Store extends Disposable {
   private readonly compactRatio: number;
   private readonly smallSnapshotBytes: number;
   private readonly written = { journalBytes: 0, snapshotBytes: 0, snapshots: 0 };
+  private migratedJournal: MigratedJournal | undefined; // what a migration at open compacted away touched (for the index image)
   private readonly idleCompactMs: number;
   private readonly idleCompactBytes: number;
   private readonly readCheckMs: number;
@@ -591,7 +593,7 @@ export class Store extends Disposable {
     if (seq === this.lastSeq) return [];
     const jbuf = readIfExists(this.journalPath);
     const header = jbuf ? decodeHeader(jbuf) : undefined;
-    if (!jbuf || !header || header.baseSeq > seq) return this.touchedBeforeMigration(seq);
+    if (!jbuf || !header || header.baseSeq > seq) return this.migratedJournal?.touchedSince(seq, (s) => this.touchedIdsSince(s)) ?? null;
     const ids = new Set<string>();
     let expect = seq + 1;
     for (const r of scanRecords(jbuf.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES).records) {
@@ -606,28 +608,6 @@ export class Store extends Disposable {
       }
     }
     return expect === this.lastSeq + 1 ? [...ids] : null;
-  }
-
-  /** The journal a migration at open compacted away: its base, the sequence it ended at, each record's touched ids. */
-  private migratedJournal: { base: number; last: number; records: [number, string[]][] } | undefined;
-
-  /** touchedIdsSince for a `seq` inside the journal the migration compacted away (see loadLocked), else null. */
-  private touchedBeforeMigration(seq: number): string[] | null {
-    const m = this.migratedJournal;
-    if (!m || seq < m.base || seq >= m.last) return null;
-    const later = this.touchedIdsSince(m.last);
-    if (!later) return null;
-    const ids = new Set<string>();
-    let expect = seq + 1;
-    for (const [s, t] of m.records) {
-      if (s <= seq) continue;
-      if (s !== expect) return null;
-      expect++;
-      for (const id of t) ids.add(id);
-    }
-    if (expect !== m.last + 1) return null;
-    for (const id of later) ids.add(id);
-    return [...ids];
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -719,17 +699,7 @@ export class Store extends Disposable {
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
       this.markJournalSeen();
     }
-    // A migration compacts the journal away: keep what its records touched (ids only), so caches persisted
-    // at an earlier sequence (the recall index image) still catch up instead of rebuilding (touchedIdsSince).
-    if (report.migratedFrom !== null && header && !journalCorrupt && !snapshotCorrupt) {
-      const records: [number, string[]][] = [];
-      try {
-        for (const r of scan.records) if (r.seq <= this.lastSeq) records.push([r.seq, (JSON.parse(recordJson(r)) as Payload).t]);
-        this.migratedJournal = { base: header.baseSeq, last: this.lastSeq, records };
-      } catch {
-        this.migratedJournal = undefined;
-      }
-    }
+    if (report.migratedFrom !== null && header && !journalCorrupt && !snapshotCorrupt) this.migratedJournal = MigratedJournal.of(header.baseSeq, this.lastSeq, scan.records);
     // A new store, a rebuilt one, a migrated one or a missing journal gets a fresh snapshot + journal now.
     if (!header || journalCorrupt || snapshotCorrupt || !snapBytes || report.migratedFrom !== null) this.compactLocked(true);
     report.seq = this.lastSeq;
@@ -756,10 +726,8 @@ export class Store extends Disposable {
   }
 
   private applyPragmas(db: Database): void {
-    // The database lives in WASM memory; durability comes from our journal, not SQLite's.
-    // secure_delete: a deleted row's bytes are zeroed, so a forgotten text is not left in free pages of the next snapshot.
-    // recursive_triggers: the row an INSERT OR REPLACE removes fires the DELETE triggers that keep the figures of
-    // schema v2 (schema.ts) — without it such a replace would count the item twice.
+    // In WASM memory; durability from our journal. secure_delete: a forgotten text is zeroed, not left in free pages of the
+    // next snapshot. recursive_triggers: a row INSERT OR REPLACE removes fires the DELETE triggers keeping schema v2's figures.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON; PRAGMA recursive_triggers = ON');
   }
 
