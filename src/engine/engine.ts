@@ -66,7 +66,7 @@ export interface EngineOptions {
  * no transaction, no writer — every change goes through a verb of the facade.
  */
 export interface EngineQuery {
-  readonly items: Pick<ItemsRepo, 'get' | 'getMany' | 'list' | 'forEach' | 'count' | 'countByKind' | 'overviewGroups' | 'hiddenCounts' | 'tagCounts'>;
+  readonly items: Pick<ItemsRepo, 'get' | 'getMany' | 'list' | 'forEach' | 'count' | 'countByKind' | 'overviewGroups' | 'countAlive' | 'hiddenCounts' | 'tagCounts'>;
   readonly links: Pick<LinksRepo, 'from' | 'allFrom' | 'backlinks'>;
   readonly itemSources: Pick<ItemSourcesRepo, 'sourcesOf' | 'derivedFrom'>;
   readonly quarantines: Pick<QuarantinesRepo, 'get' | 'list' | 'rows'>;

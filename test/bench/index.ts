@@ -1,6 +1,7 @@
 // The named benchmarks `vscode-memory bench NAME` / `npm run bench -- NAME` can run.
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
+import { benchDashboard } from './dashboard';
 import { benchGate } from './gate';
 import { benchHook } from './hook';
 import { benchLocomo } from './locomo';
@@ -44,6 +45,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'the whole story at --items N (default 10k): import, derive, recall + search on the same questions, reopen, fresh process; bytes written, RSS peak/steady',
     default: false,
     run: benchScale,
+  },
+  dashboard: {
+    summary: 'dashboard surfaces (overview, tags, review queue, engine card) and status/headline, timed on a copy of an existing store (--store DIR, e.g. a kept scale run; --items N for its clock)',
+    default: false,
+    run: benchDashboard,
   },
   hook: {
     summary: 'agent hook latency spawn → answer (dist/hook.js): via the running extension\'s socket and cold, p50/p95 at 10k/100k items',

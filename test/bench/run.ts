@@ -20,12 +20,12 @@ export async function runBenchmarks(names: string[], args: Record<string, string
 
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);
 
-/** `node dist/bench.js [NAME …] [--items N] [--data FILE] [--deepset FILE] [--confusion] [--quick]`: one JSON document on stdout. */
+/** `node dist/bench.js [NAME …] [--items N] [--store DIR] [--data FILE] [--deepset FILE] [--confusion] [--quick]`: one JSON document on stdout. */
 export async function benchMain(argv: string[]): Promise<number> {
   try {
-    const p = parseCommandArgs(argv, { data: { type: 'string' }, deepset: { type: 'string' }, items: { type: 'string' }, quick: { type: 'boolean' }, confusion: { type: 'boolean' }, help: { type: 'boolean' } });
+    const p = parseCommandArgs(argv, { data: { type: 'string' }, deepset: { type: 'string' }, items: { type: 'string' }, store: { type: 'string' }, quick: { type: 'boolean' }, confusion: { type: 'boolean' }, help: { type: 'boolean' } });
     if (p.values.help) {
-      process.stdout.write(`usage: npm run bench -- [NAME …] [--items N] [--data FILE] [--deepset FILE] [--confusion] [--quick]\nbenchmarks: ${BENCHMARK_NAMES.join(', ')}\n`);
+      process.stdout.write(`usage: npm run bench -- [NAME …] [--items N] [--store DIR] [--data FILE] [--deepset FILE] [--confusion] [--quick]\nbenchmarks: ${BENCHMARK_NAMES.join(', ')}\n`);
       return 0;
     }
     const args: Record<string, string | boolean> = {};

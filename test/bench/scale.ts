@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
-import { DashboardData } from '../../src/vscode/dashboard/dashboardData';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
 import { loadCorpus } from './corpus';
+import { timeSurfaces } from './dashboard';
 import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
 import { internals } from '../../src/engine/internals';
 
@@ -134,8 +134,13 @@ async function firstRecall(opts: Parameters<typeof MemoryEngine.open>[0], questi
   return { engine, openMs: round(openMs, 1), toFirstRecallMs: round(performance.now() - a0, 1) };
 }
 
+/** The clock of a run of `n` items: a day after the last imported message. */
+export function scaleClock(n: number): FixedClock {
+  return new FixedClock(T0 + n * 60_000 + 86_400_000);
+}
+
 function engineOptions(root: string, n: number) {
-  return { storeDir: path.join(root, 'store'), vaultDir: path.join(root, 'vault'), clock: new FixedClock(T0 + n * 60_000 + 86_400_000), logger: nullLogger };
+  return { storeDir: path.join(root, 'store'), vaultDir: path.join(root, 'vault'), clock: scaleClock(n), logger: nullLogger };
 }
 
 /** The fresh-process side: open, first recall, timed queries, memory, bytes written. */
@@ -218,18 +223,8 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       logicalBytes,
     };
 
-    // Dashboard and status: each call timed (median of 5 after one warm-up).
-    const dash = new DashboardData(engine, () => ({ includeSecrets: false }));
-    const timeIt = async (fn: () => unknown) => {
-      await fn();
-      const ms: number[] = [];
-      for (let i = 0; i < 5; i++) { const t = performance.now(); await fn(); ms.push(performance.now() - t); }
-      return round(ms.sort((a, b) => a - b)[2]!, 1);
-    };
-    const dashboardMs = {
-      overview: await timeIt(() => dash.overview()), tags: await timeIt(() => dash.tags()), review: await timeIt(() => dash.review()),
-      engineCard: await timeIt(() => dash.engineCard()), status: await timeIt(() => engine.status()), headline: await timeIt(() => engine.headline()),
-    };
+    // Dashboard and status: each call timed (median of 5 after one warm-up; bench dashboard times the same).
+    const dashboardMs = await timeSurfaces(engine);
     ctx.log(`scale: dashboard ${JSON.stringify(dashboardMs)}`);
 
     // Queries, same questions for both.

@@ -7,7 +7,7 @@
 import { MemoryError, errorCode, isMemoryError } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { BackgroundMessage, BackgroundModel } from '../model/backgroundModel';
-import type { Item } from '../store/repositories';
+import type { Item, ReviewBounds } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import type { ItemKind, NoteKind } from '../types';
 import { writeNote } from '../vault/noteWriter';
@@ -17,7 +17,7 @@ import { parseCaptureResponse, type CandidateNote } from '../write/capture';
 import { findRepeatNote, reinforceNote } from '../write/noteRepeat';
 import { maskOrWithhold } from '../write/mask';
 import { gate } from '../write/poisonGate';
-import { idleDays, recurrenceOf, salience, type SalienceInput } from './salience';
+import { HALF_LIFE_DAYS, idleDays, recurrenceOf, salience, type SalienceInput } from './salience';
 
 /** The episodic layer (SPEC R-MEM-1) consolidation scores and may archive. */
 export const EPISODIC: readonly ItemKind[] = ['fact', 'summary', 'entity'];
@@ -56,6 +56,7 @@ const MODEL_MAX_TOKENS = 500;
 /** What a prompt shows of an item: a summary or fact, never a transcript. */
 const PROMPT_ITEM_CHARS = 2000;
 const AUTO_TAG = 'auto-consolidated';
+const DAY_MS = 86_400_000;
 
 export interface ConsolidateOptions {
   signal?: AbortSignal;
@@ -355,6 +356,31 @@ export interface ReviewOptions {
 export interface ReviewEntry { id: string; reason: 'near-threshold' | 'invalidated-conflict' | 'untrusted-note'; title: string; detail: string }
 
 /**
+ * What lets SQLite leave out the episodic rows that cannot be near a threshold (ItemsRepo.scoreRows), so the
+ * queue does not read and score every item. Each bound only ever keeps more rows than needed — the exact
+ * score below decides — because, with salience = round3(clamp01(base × decay)) (salience.ts):
+ * - near promotion needs salience ≥ promote − margin, so base × decay ≥ promote − margin − 0.0005 (`floor`);
+ *   base ≤ 1 gives decay = 0.5^(age / half-life) ≥ floor, i.e. age ≤ half-life × log2(1 / floor); and
+ *   1 − e^(−x/2) ≤ min(1, x/2) bounds base from above: 0.4·importance + 0.3·min(1, recurrence/2) + 0.3·min(1, recalls/2);
+ * - near demotion needs salience ≤ demote + margin, so base × decay < demote + margin + 0.0005 (`ceil`); base ≥
+ *   0.4·importance and 0.5^t ≥ 1 − t·ln 2 (the tangent at 0) bound it from below: 0.4·importance·max(0, 1 − ln2·age/half-life);
+ * - pinned items do not decay: always kept, as are stored saliences within margin (+1e-9) and invalidated facts.
+ */
+export function reviewBounds(th: Pick<ConsolidationThresholds, 'promote' | 'demote' | 'margin'>, now: number): ReviewBounds {
+  const floor = th.promote - th.margin - 0.0005;
+  const halfLifeMs: Partial<Record<ItemKind, number>> = {};
+  const promoteMaxAgeMs: Partial<Record<ItemKind, number>> = {};
+  for (const k of EPISODIC) {
+    halfLifeMs[k] = HALF_LIFE_DAYS[k] * DAY_MS;
+    promoteMaxAgeMs[k] = floor > 0 && floor < 1 ? HALF_LIFE_DAYS[k] * DAY_MS * Math.log2(1 / floor) * (1 + 1e-9) + 1 : floor >= 1 ? 0 : Number.MAX_SAFE_INTEGER;
+  }
+  return {
+    now, promote: th.promote, demote: th.demote, margin: th.margin, promotable: [...PROMOTABLE], promoteFloor: floor,
+    demoteCeil: th.demote + th.margin + 0.0005, halfLifeMs, promoteMaxAgeMs,
+  };
+}
+
+/**
  * Items for the user to keep, edit or forget: notes flagged untrusted, superseded facts (with what replaced
  * them), and episodic items within `margin` of the promotion or demotion threshold (stored salience, or the
  * live score when consolidation has not scored the item yet). Quarantined items never; secret ones only
@@ -376,25 +402,19 @@ export function reviewQueue(store: Store, now: number, opts: ReviewOptions = {})
       out.push({ id: it.id, reason: 'untrusted-note', title: title(it), detail: 'flagged untrusted by the poison gate or its frontmatter' });
     }
   });
-  // Episodic items are judged on their scoring columns only (no item decoded); the few that make the
-  // queue are read in full for their titles. The source statistics are only needed for a live score.
+  // Episodic items are judged on their scoring columns and the source statistics the store keeps (no item
+  // decoded); the few that make the queue are read in full for their titles.
   const picked: { id: string; reason: ReviewEntry['reason']; detail: string }[] = [];
-  let stats: ReturnType<Store['itemSources']['sourceStats']> | undefined;
-  for (const r of store.items.scoreRows({ kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } })) {
+  for (const r of store.items.scoreRows({ kind: [...EPISODIC], archived: false, shown: { withSecrets: opts.includeSecrets === true } }, reviewBounds(th, now))) {
     if (out.length + picked.length >= limit) break;
     if (r.kind === 'fact' && r.invalidatedAt !== null) {
       if (r.supersededBy) picked.push({ id: r.id, reason: 'invalidated-conflict', detail: `superseded by ${r.supersededBy}` });
       continue;
     }
-    let v = r.salience;
-    if (v === null) {
-      stats ??= store.itemSources.sourceStats(EPISODIC);
-      const st = stats.get(r.id);
-      v = salience({
-        kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: st?.count ?? 0,
-        lastSourceAt: st?.lastCreated ?? null, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
-      }, now);
-    }
+    const v = r.salience ?? salience({
+      kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: r.sources,
+      lastSourceAt: r.lastSourceAt, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
+    }, now);
     if (Math.abs(v - th.promote) <= th.margin && PROMOTABLE.includes(r.kind)) {
       picked.push({ id: r.id, reason: 'near-threshold', detail: `near promotion (${v.toFixed(2)}; promoted at ${th.promote})` });
     } else if (Math.abs(v - th.demote) <= th.margin && !r.pinned) {

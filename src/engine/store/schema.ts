@@ -1,4 +1,4 @@
-// Schema v1 of the engine database and the forward-only migration list (SPEC R-STORE-3).
+// Schema v1 (and v2: figures kept by triggers) of the engine database and the forward-only migration list (SPEC R-STORE-3).
 // Invariants: migrations only run forward, are deterministic, and the version lives both in
 // meta('schema_version') and PRAGMA user_version; a newer database is refused, never touched.
 // Timestamps are INTEGER milliseconds since the epoch; JSON columns hold TEXT.
@@ -185,7 +185,90 @@ const V1: string[] = [
   'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)',
 ];
 
+// Version 2: figures the dashboard and the status card need, kept by the store itself instead of being
+// recounted by scanning items (issue #16: ≤ 200 ms at 100k items). They are kept by SQLite triggers, so every
+// statement that changes an item, a source link or the raw record updates them in the same transaction — in
+// the writing process, in every other process replaying its journal record, and at open when the journal is
+// replayed after a crash. Journal records stay plain statements on the v1 tables (nothing new is journaled).
+// Needs PRAGMA recursive_triggers = ON (Store.applyPragmas): only then does the row an INSERT OR REPLACE
+// removes fire the DELETE triggers. The migration backfills each figure once from the existing rows.
+
+/** The item_counts key of an items row (`r` = NEW or OLD): what the overview groups and filters by. */
+function countKey(r: 'NEW' | 'OLD'): string[] {
+  return [
+    `${r}.kind`, `${r}.trust = 'quarantined'`, `${r}.secret = 1`, `${r}.archived_at IS NOT NULL`, `${r}.invalidated_at IS NOT NULL`,
+    `${r}.pinned = 0`, `COALESCE(${r}.source_type, 'unknown')`, `${r}.salience IS NOT NULL`, `COALESCE(${r}.salience, ${r}.importance) IS NOT NULL`,
+    `COALESCE(${r}.salience, ${r}.importance, 0)`,
+  ];
+}
+const COUNT_COLS = ['kind', 'quarantined', 'secret', 'archived', 'invalidated', 'unpinned', 'source', 'by_salience', 'scored', 'v'];
+const countAdd = (r: 'NEW' | 'OLD') => `INSERT INTO item_counts (${COUNT_COLS.join(', ')}, n) VALUES (${countKey(r).join(', ')}, 1) ON CONFLICT DO UPDATE SET n = n + 1;`;
+const countWhere = (r: 'NEW' | 'OLD') => COUNT_COLS.map((c, i) => `${c} = (${countKey(r)[i]})`).join(' AND ');
+const countSub = (r: 'NEW' | 'OLD') => `UPDATE item_counts SET n = n - 1 WHERE ${countWhere(r)}; DELETE FROM item_counts WHERE ${countWhere(r)} AND n <= 0;`;
+/** Re-reads the newest source time of every item that has `id` as a source (the source row came, went or moved in time). */
+const sourceTimesOf = (id: string) =>
+  `UPDATE item_source_stats SET last_source_at = (SELECT max(src.created) FROM item_sources s JOIN items src ON src.id = s.source_id WHERE s.item_id = item_source_stats.item_id)
+     WHERE item_id IN (SELECT item_id FROM item_sources WHERE source_id = ${id});`;
+const totalAdd = (name: string, by: string) => `INSERT INTO store_totals (name, value) VALUES ('${name}', ${by}) ON CONFLICT DO UPDATE SET value = value + excluded.value;`;
+
+const V2: string[] = [
+  // Items counted by what the overview and the status card group and filter by (a few hundred rows at most:
+  // salience is rounded to 0.001; v = salience, else importance, else 0 with scored = 0).
+  `CREATE TABLE item_counts (
+    kind TEXT NOT NULL, quarantined INTEGER NOT NULL, secret INTEGER NOT NULL, archived INTEGER NOT NULL, invalidated INTEGER NOT NULL,
+    unpinned INTEGER NOT NULL, source TEXT NOT NULL, by_salience INTEGER NOT NULL, scored INTEGER NOT NULL, v REAL NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (${COUNT_COLS.join(', ')})
+  ) WITHOUT ROWID`,
+  `INSERT INTO item_counts (${COUNT_COLS.join(', ')}, n)
+     SELECT ${countKey('NEW').map((e) => e.replace(/NEW\./g, '')).join(', ')}, count(*) FROM items GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`,
+  `CREATE TRIGGER item_counts_insert AFTER INSERT ON items BEGIN ${countAdd('NEW')} END`,
+  `CREATE TRIGGER item_counts_delete AFTER DELETE ON items BEGIN ${countSub('OLD')} END`,
+  `CREATE TRIGGER item_counts_update AFTER UPDATE OF kind, trust, secret, archived_at, invalidated_at, pinned, source_type, salience, importance ON items
+     BEGIN ${countSub('OLD')} ${countAdd('NEW')} END`,
+  // Per item with sources: how many item_sources rows, and the newest existing source's `created` (the
+  // salience inputs of consolidation and the review queue, R-MAINT-2).
+  `CREATE TABLE item_source_stats (item_id TEXT PRIMARY KEY, sources INTEGER NOT NULL, last_source_at INTEGER) WITHOUT ROWID`,
+  `INSERT INTO item_source_stats (item_id, sources, last_source_at)
+     SELECT s.item_id, count(*), max(src.created) FROM item_sources s LEFT JOIN items src ON src.id = s.source_id GROUP BY s.item_id`,
+  `CREATE TRIGGER item_source_stats_insert AFTER INSERT ON item_sources BEGIN
+     INSERT INTO item_source_stats (item_id, sources, last_source_at) VALUES (NEW.item_id, 1, (SELECT created FROM items WHERE id = NEW.source_id))
+       ON CONFLICT DO UPDATE SET sources = sources + 1,
+         last_source_at = COALESCE(max(last_source_at, excluded.last_source_at), last_source_at, excluded.last_source_at);
+   END`,
+  `CREATE TRIGGER item_source_stats_delete AFTER DELETE ON item_sources BEGIN
+     UPDATE item_source_stats SET sources = sources - 1,
+       last_source_at = (SELECT max(src.created) FROM item_sources s JOIN items src ON src.id = s.source_id WHERE s.item_id = OLD.item_id)
+       WHERE item_id = OLD.item_id;
+     DELETE FROM item_source_stats WHERE item_id = OLD.item_id AND sources <= 0;
+   END`,
+  `CREATE TRIGGER item_source_times_insert AFTER INSERT ON items BEGIN ${sourceTimesOf('NEW.id')} END`,
+  `CREATE TRIGGER item_source_times_delete AFTER DELETE ON items BEGIN ${sourceTimesOf('OLD.id')} END`,
+  `CREATE TRIGGER item_source_times_update AFTER UPDATE OF created ON items BEGIN ${sourceTimesOf('NEW.id')} END`,
+  // The raw record's totals (status card): messages, their bytes and sightings; chunks and their stored bytes.
+  'CREATE TABLE store_totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID',
+  `INSERT INTO store_totals (name, value) SELECT 'raw_blobs', count(*) FROM raw_blobs UNION ALL SELECT 'raw_blobs.raw_bytes', COALESCE(SUM(raw_bytes), 0) FROM raw_blobs
+     UNION ALL SELECT 'raw_blobs.seen', COALESCE(SUM(seen), 0) FROM raw_blobs UNION ALL SELECT 'raw_chunks', count(*) FROM raw_chunks
+     UNION ALL SELECT 'raw_chunks.bytes', COALESCE(SUM(length(data)), 0) FROM raw_chunks`,
+  `CREATE TRIGGER raw_blobs_totals_insert AFTER INSERT ON raw_blobs BEGIN
+     ${totalAdd('raw_blobs', '1')} ${totalAdd('raw_blobs.raw_bytes', 'NEW.raw_bytes')} ${totalAdd('raw_blobs.seen', 'NEW.seen')} END`,
+  `CREATE TRIGGER raw_blobs_totals_delete AFTER DELETE ON raw_blobs BEGIN
+     ${totalAdd('raw_blobs', '-1')} ${totalAdd('raw_blobs.raw_bytes', '-OLD.raw_bytes')} ${totalAdd('raw_blobs.seen', '-OLD.seen')} END`,
+  `CREATE TRIGGER raw_blobs_totals_update AFTER UPDATE OF raw_bytes, seen ON raw_blobs BEGIN
+     ${totalAdd('raw_blobs.raw_bytes', 'NEW.raw_bytes - OLD.raw_bytes')} ${totalAdd('raw_blobs.seen', 'NEW.seen - OLD.seen')} END`,
+  `CREATE TRIGGER raw_chunks_totals_insert AFTER INSERT ON raw_chunks BEGIN ${totalAdd('raw_chunks', '1')} ${totalAdd('raw_chunks.bytes', 'length(NEW.data)')} END`,
+  `CREATE TRIGGER raw_chunks_totals_delete AFTER DELETE ON raw_chunks BEGIN ${totalAdd('raw_chunks', '-1')} ${totalAdd('raw_chunks.bytes', '-length(OLD.data)')} END`,
+  `CREATE TRIGGER raw_chunks_totals_update AFTER UPDATE OF data ON raw_chunks BEGIN ${totalAdd('raw_chunks.bytes', 'length(NEW.data) - length(OLD.data)')} END`,
+  // Tag counts read only the items that have tags (summaries, notes, a few facts), not every row.
+  "CREATE INDEX items_tagged ON items(kind) WHERE tags <> '[]'",
+  // The episodic items with what the review queue's scan reads and filters by (ItemsRepo.scoreRows with
+  // bounds): the scan reads these index entries, not the rows. Partial: only queries that name these kinds
+  // literally can use it, so no other query's plan changes, and raw messages (most rows) are not in it.
+  `CREATE INDEX items_episodic_scores ON items(kind, archived_at, created, id, trust, secret, salience, importance, pinned,
+     last_accessed, access_count, invalidated_at) WHERE kind IN ('fact', 'summary', 'entity')`,
+];
+
 /** Forward migrations; entry i brings the database to `version` i+1. Never edit a shipped entry. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: V1 }];
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: V1 }, { version: 2, up: V2 }];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

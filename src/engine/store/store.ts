@@ -43,6 +43,7 @@ import {
   AuditRepo, Batch, ConversationsRepo, indexNeutralOf, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
+import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
@@ -250,6 +251,7 @@ export class Store extends Disposable {
   private readonly compactRatio: number;
   private readonly smallSnapshotBytes: number;
   private readonly written = { journalBytes: 0, snapshotBytes: 0, snapshots: 0 };
+  private migratedJournal: MigratedJournal | undefined; // what a migration at open compacted away touched (for the index image)
   private readonly idleCompactMs: number;
   private readonly idleCompactBytes: number;
   private readonly readCheckMs: number;
@@ -594,7 +596,7 @@ export class Store extends Disposable {
     if (seq === this.lastSeq) return [];
     const jbuf = readIfExists(this.journalPath);
     const header = jbuf ? decodeHeader(jbuf) : undefined;
-    if (!jbuf || !header || header.baseSeq > seq) return null;
+    if (!jbuf || !header || header.baseSeq > seq) return this.migratedJournal?.touchedSince(seq, (s) => this.touchedIdsSince(s)) ?? null;
     const ids = new Set<string>();
     let expect = seq + 1;
     for (const r of scanRecords(jbuf.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES).records) {
@@ -700,6 +702,7 @@ export class Store extends Disposable {
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
       this.markJournalSeen();
     }
+    if (report.migratedFrom !== null && header && !journalCorrupt && !snapshotCorrupt) this.migratedJournal = MigratedJournal.of(header.baseSeq, this.lastSeq, scan.records);
     // A new store, a rebuilt one, a migrated one or a missing journal gets a fresh snapshot + journal now.
     if (!header || journalCorrupt || snapshotCorrupt || !snapBytes || report.migratedFrom !== null) this.compactLocked(true);
     report.seq = this.lastSeq;
@@ -726,9 +729,9 @@ export class Store extends Disposable {
   }
 
   private applyPragmas(db: Database): void {
-    // The database lives in WASM memory; durability comes from our journal, not SQLite's.
-    // secure_delete: a deleted row's bytes are zeroed, so a forgotten text is not left in free pages of the next snapshot.
-    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON');
+    // In WASM memory; durability from our journal. secure_delete: a forgotten text is zeroed, not left in free pages of the
+    // next snapshot. recursive_triggers: a row INSERT OR REPLACE removes fires the DELETE triggers keeping schema v2's figures.
+    db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON; PRAGMA recursive_triggers = ON');
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -84,8 +84,9 @@ export class DashboardData {
   }
 
   /**
-   * The overview from SQL aggregates (grouped counts, score statistics, tag and source counts, the newest
-   * ten rows): no item is decoded beyond those ten, so it stays fast at any store size.
+   * The overview from the counts the store keeps (item_counts: grouped counts and score statistics), tag counts
+   * over the tagged items only, the live working blocks and the newest ten rows: no scan of the items, so it
+   * stays fast at any store size.
    */
   overview(): Overview {
     const now = this.engine.clock.now();
@@ -96,12 +97,12 @@ export class DashboardData {
     let min: number | null = null, max: number | null = null;
     const bins = new Array<number>(HISTOGRAM_BINS).fill(0);
     const bySource = new Map<string, number>();
-    const groups = this.store.items.overviewGroups(['working', 'note', ...EPISODIC_KINDS, 'doc'], { withSecrets, now, bins: HISTOGRAM_BINS, ...th });
+    const groups = this.store.items.overviewGroups(['working', 'note', ...EPISODIC_KINDS, 'doc'], { withSecrets, bins: HISTOGRAM_BINS, ...th });
     for (const g of groups) {
       if (g.state === 'quarantined') { quarantined += g.n; continue; }
       if (g.state === 'secret') { secretHidden += g.n; continue; }
       if (g.state === 'archived') { archived += g.n; continue; }
-      if (g.kind === 'working') { working += g.alive; continue; }
+      if (g.kind === 'working') continue; // counted below: expiry depends on the time
       if (g.kind === 'note') { vaultFiles += g.n; continue; }
       if (!EPISODIC_KINDS.includes(g.kind)) continue;
       episodic += g.n;
@@ -113,6 +114,7 @@ export class DashboardData {
       if (g.max !== null) max = max === null ? g.max : Math.max(max, g.max);
       if (g.bin !== null) bins[g.bin]! += g.scored;
     }
+    working = this.store.items.countAlive('working', withSecrets, now);
     const raw = this.store.items.hiddenCounts('raw', withSecrets);
     quarantined += raw.quarantined; secretHidden += raw.secret; archived += raw.archived;
     const histogram: HistogramBin[] = bins.map((count, i) => ({ from: i / HISTOGRAM_BINS, to: (i + 1) / HISTOGRAM_BINS, count }));

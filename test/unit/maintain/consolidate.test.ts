@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CONSOLIDATION_THRESHOLDS, consolidate } from '../../../src/engine/maintain/consolidate';
+import { CONSOLIDATION_THRESHOLDS, consolidate, reviewBounds } from '../../../src/engine/maintain/consolidate';
+import type { ItemKind } from '../../../src/engine/types';
 import { DashboardData } from '../../../src/vscode/dashboard/dashboardData';
 import { salience, type SalienceInput } from '../../../src/engine/maintain/salience';
 import type { BackgroundMessage, BackgroundModel, CompleteOptions } from '../../../src/engine/model/backgroundModel';
@@ -296,5 +297,52 @@ describe('Consolidation', () => {
     const r = await consolidate({ store: internals(t.engine).store, vault: internals(t.engine).vault, vaultDir: t.engine.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(r.promoted + r.demoted + r.expired, 0);
     assert.equal(t.engine.lastConsolidation(), T0);
+  });
+});
+
+describe('Review queue bounds (rows SQLite may leave out)', () => {
+  let t: TestEngine;
+  beforeEach(async () => { t = await createTestEngine(); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('never leaves out a row whose exact score is near a threshold, and leaves others out (2,000 random items, six threshold sets)', async function () {
+    this.timeout(60_000);
+    const DAY = 86_400_000;
+    let seed = 20_261_201;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fff_ffff) / 0x7fff_ffff);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const items: ItemInput[] = [];
+    const sources: [string, string[]][] = [];
+    for (let i = 0; i < 200; i++) items.push({ id: `rw:${i}`, kind: 'raw', text: `m${i}`, created: T0 - Math.floor(rnd() * 900) * DAY });
+    for (let i = 0; i < 2000; i++) {
+      const kind = pick(['fact', 'summary', 'entity'] as const);
+      const id = `${kind === 'fact' ? 'fa' : kind === 'summary' ? 'gs' : 'en'}:${i}`;
+      items.push({
+        id, kind, text: `item ${i}`, created: T0 - Math.floor(rnd() * 1500 * DAY), importance: pick([null, 0, 0.1, 0.3, 0.5, 0.8, 1, 1.4, -0.2]),
+        accessCount: pick([0, 0, 0, 1, 2, 5, 20]), lastAccessed: rnd() < 0.3 ? T0 - Math.floor(rnd() * 400 * DAY) : null, pinned: rnd() < 0.05,
+        salience: rnd() < 0.25 ? Math.round(rnd() * 1000) / 1000 : null, meta: kind === 'entity' && rnd() < 0.5 ? { mentions: pick([1, 2, 3, 8]) } : {},
+      });
+      if (rnd() < 0.7) sources.push([id, Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => `rw:${Math.floor(rnd() * 200)}`)]);
+    }
+    const store = internals(t.engine).store;
+    await store.transaction((tx) => { for (const it of items) tx.items.put(it); for (const [id, s] of sources) tx.itemSources.add(id, s); });
+    const filter = { kind: ['fact', 'summary', 'entity'] as ItemKind[], archived: false, shown: { withSecrets: false } };
+    const all = store.items.scoreRows(filter);
+    assert.equal(all.length, 2000);
+    for (const th of [CONSOLIDATION_THRESHOLDS, { promote: 0.8, demote: 0.2, margin: 0.05 }, { promote: 0.3, demote: 0.1, margin: 0.1 },
+      { promote: 0.05, demote: 0.01, margin: 0.2 }, { promote: 0.99, demote: 0.5, margin: 0.001 }, { promote: 1.2, demote: 0, margin: 0 }]) {
+      const now = T0;
+      const kept = new Set(store.items.scoreRows(filter, reviewBounds(th, now)).map((r) => r.id));
+      let near = 0;
+      for (const r of all) {
+        const v = r.salience ?? salience({
+          kind: r.kind, created: r.created, lastAccessed: r.lastAccessed, accessCount: r.accessCount, sources: r.sources,
+          lastSourceAt: r.lastSourceAt, importance: r.importance, pinned: r.pinned, mentions: r.mentions,
+        }, now);
+        const isNear = (Math.abs(v - th.promote) <= th.margin && (r.kind === 'fact' || r.kind === 'summary')) || (Math.abs(v - th.demote) <= th.margin && !r.pinned);
+        if (isNear) { near++; assert.ok(kept.has(r.id), `${r.id} (${v}) is near a threshold of ${JSON.stringify(th)} but was left out`); }
+      }
+      assert.ok(kept.size < all.length, `the bounds leave rows out for ${JSON.stringify(th)} (kept ${kept.size}, near ${near})`);
+    }
   });
 });

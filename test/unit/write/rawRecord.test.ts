@@ -63,6 +63,9 @@ describe('raw record (chunked, content-addressed)', () => {
     const blob = internals(t.engine).store.rawBlobs.get(raws[0]!.blobHash!)!;
     assert.equal(blob.seen, 3);
     assert.equal(blob.text, text);
+    // The totals the store keeps (schema v2 triggers; the repeats are upserts that only bump `seen`).
+    const st = internals(t.engine).store.rawBlobs.stats();
+    assert.deepEqual([st.blobs, st.seen, st.rawBytes], [1, 3, Buffer.byteLength(text, 'utf8')]);
     assert.equal(chunkTexts(t.engine).filter((x) => x === text).length, 1, 'the bytes are stored once');
   });
 

@@ -1,6 +1,6 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
 // item_sources: derived item → the items it came from (trust/secret/project propagation, forget)
-import { type ItemKind } from '../../types';
+import { ID_PREFIX, PROJECT_NOTE_PREFIX, type ItemKind } from '../../types';
 import { Repo, jsonRows } from './repoBase';
 
 export class ItemSourcesRepo extends Repo {
@@ -11,17 +11,17 @@ export class ItemSourcesRepo extends Repo {
     return this.q.all('SELECT source_id FROM item_sources WHERE item_id = ? ORDER BY source_id', [itemId]).map((r) => String(r.source_id));
   }
   /**
-   * Per item of these kinds that has sources: how many, and the newest source's `created` (salience input,
-   * R-MAINT-2). One grouped query, not one per item.
+   * Per item of these kinds that has sources: how many, and the newest existing source's `created` (salience
+   * input, R-MAINT-2), as the store keeps them (item_source_stats, schema v2; kept by triggers on item_sources
+   * and items). The kind is the id's prefix (ItemsRepo.put enforces it), so no item row is read.
    */
   sourceStats(kinds: readonly ItemKind[]): Map<string, { count: number; lastCreated: number | null }> {
     const out = new Map<string, { count: number; lastCreated: number | null }>();
     if (!kinds.length) return out;
+    const prefixes = [...new Set(kinds.flatMap((k) => (k === 'note' ? [ID_PREFIX.note, PROJECT_NOTE_PREFIX] : [ID_PREFIX[k]])))];
     const r = this.q.get(
-      `SELECT json_group_array(json_array(id, n, last)) AS j FROM (
-         SELECT s.item_id AS id, count(*) AS n, max(src.created) AS last FROM item_sources s
-         JOIN items it ON it.id = s.item_id LEFT JOIN items src ON src.id = s.source_id
-         WHERE it.kind IN (${kinds.map(() => '?').join(', ')}) GROUP BY s.item_id)`, [...kinds]);
+      `SELECT json_group_array(json_array(item_id, sources, last_source_at)) AS j FROM item_source_stats
+       WHERE substr(item_id, 1, 3) IN (${prefixes.map(() => '?').join(', ')})`, prefixes);
     for (const [id, n, last] of jsonRows<[string, number, number | null]>(r?.j)) out.set(id, { count: Number(n), lastCreated: last === null ? null : Number(last) });
     return out;
   }

@@ -178,6 +178,28 @@ function whereOf(f: ItemFilter, ordered = true): { where: string; params: SqlPar
   return { where: sql, params: p };
 }
 
+/**
+ * Which rows ItemsRepo.scoreRows may leave out because they cannot be near a review threshold (built by the
+ * review queue from its thresholds; see reviewBounds in maintain/consolidate.ts for why each bound is safe).
+ * Only episodic items (fact, summary, entity) are read with bounds.
+ * A row is kept when: it is an invalidated fact; or its stored salience is within `margin` of `promote` or
+ * `demote`; or it has no stored salience and is pinned, or may be near promotion (a `promotable` kind, last
+ * active at or after `now − promoteMaxAgeMs[kind]`, and an upper bound of its undecayed score ≥ `promoteFloor`),
+ * or may be near demotion (a lower bound of its live score ≤ `demoteCeil`).
+ */
+export interface ReviewBounds {
+  now: number;
+  promote: number;
+  demote: number;
+  margin: number;
+  promotable: ItemKind[];
+  promoteFloor: number;
+  demoteCeil: number;
+  /** Per episodic kind: its recency half-life (ms) and the oldest last activity (ms before now) a promotion needs. */
+  halfLifeMs: Partial<Record<ItemKind, number>>;
+  promoteMaxAgeMs: Partial<Record<ItemKind, number>>;
+}
+
 /** One row of ItemsRepo.scoreRows. */
 export interface ScoreRow {
   id: string;
@@ -191,6 +213,9 @@ export interface ScoreRow {
   invalidatedAt: number | null;
   mentions: number | undefined;
   supersededBy: string | null;
+  /** item_sources rows of the item (0 without), and the newest existing source's `created` (kept by the store). */
+  sources: number;
+  lastSourceAt: number | null;
 }
 
 /** One group of ItemsRepo.overviewGroups. */
@@ -200,7 +225,6 @@ export interface OverviewGroup {
   source: string;
   bin: number | null;
   n: number;
-  alive: number;
   invalidated: number;
   bySalience: number;
   byImportance: number;
@@ -248,67 +272,111 @@ export class ItemsRepo extends Repo {
 
   count(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'> = {}): number {
     const { where, params } = whereOf(filter, false);
+    // Every item: the kept counts (item_counts) hold it without reading the items.
+    if (!where) return Number(this.q.get('SELECT total(n) AS n FROM item_counts')?.n ?? 0);
     return Number(this.q.get(`SELECT count(*) AS n FROM items${where}`, params)?.n ?? 0);
   }
 
   /**
-   * The dashboard overview's aggregates in one pass inside SQLite (no row decoded): items of `kinds` grouped
-   * by kind, visibility state (quarantined; secret = hidden unless `withSecrets`; archived; shown), source
-   * type (NULL as 'unknown') and score bin (score = stored salience, else importance; `bins` equal bins over
-   * 0–1, values outside in the end bins, NULL when unscored), each group with its counts: alive at `now`
-   * (not expired), invalidated, scored by salience / by importance, min / max / sum of the score, and how
-   * many (not invalidated) are ≥ `promote` and unpinned < `demote`.
+   * The dashboard overview's aggregates, read from the counts the store keeps (item_counts, schema v2: one
+   * row per combination of the columns below, kept by triggers; no item row is read): items of `kinds`
+   * grouped by kind, visibility state (quarantined; secret = hidden unless `withSecrets`; archived; shown),
+   * source type (NULL as 'unknown') and score bin (score = stored salience, else importance; `bins` equal
+   * bins over 0–1, values outside in the end bins, NULL when unscored), each group with its counts:
+   * invalidated, scored by salience / by importance, min / max / sum of the score, and how many (not
+   * invalidated) are ≥ `promote` and unpinned < `demote`. Expiry depends on the time: see `countAlive`.
    */
-  overviewGroups(kinds: ItemKind[], opts: { withSecrets: boolean; now: number; bins: number; promote: number; demote: number }): OverviewGroup[] {
+  overviewGroups(kinds: ItemKind[], opts: { withSecrets: boolean; bins: number; promote: number; demote: number }): OverviewGroup[] {
     const b = opts.bins;
     return this.q.all(
-      `SELECT kind, state, source, bin, count(*) AS n, SUM(alive) AS alive, SUM(invalidated_at IS NOT NULL) AS invalidated,
-         count(salience) AS bySalience, SUM(salience IS NULL AND importance IS NOT NULL) AS byImportance,
-         count(v) AS scored, min(v) AS lo, max(v) AS hi, total(v) AS sum,
-         SUM(invalidated_at IS NULL AND v >= ?) AS promote, SUM(invalidated_at IS NULL AND v < ? AND pinned = 0) AS demote
-       FROM (SELECT kind, salience, importance, invalidated_at, pinned, COALESCE(salience, importance) AS v,
-               CASE WHEN trust = 'quarantined' THEN 'quarantined' WHEN secret = 1 AND ? = 0 THEN 'secret'
-                 WHEN archived_at IS NOT NULL THEN 'archived' ELSE 'shown' END AS state,
-               COALESCE(source_type, 'unknown') AS source, (expires_at IS NULL OR expires_at > ?) AS alive,
-               CASE WHEN COALESCE(salience, importance) IS NULL THEN NULL
-                 ELSE MIN(?, MAX(0, CAST(COALESCE(salience, importance) * ? AS INTEGER)
-                   - (COALESCE(salience, importance) * ? < CAST(COALESCE(salience, importance) * ? AS INTEGER)))) END AS bin
-             FROM items WHERE kind IN (${kinds.map(() => '?').join(', ')}))
+      `SELECT kind, state, source, bin, SUM(n) AS n, SUM(n * invalidated) AS invalidated, SUM(n * by_salience) AS bySalience,
+         SUM(CASE WHEN scored = 1 AND by_salience = 0 THEN n ELSE 0 END) AS byImportance, SUM(n * scored) AS scored,
+         min(CASE WHEN scored = 1 THEN v END) AS lo, max(CASE WHEN scored = 1 THEN v END) AS hi, total(CASE WHEN scored = 1 THEN n * v END) AS sum,
+         SUM(CASE WHEN scored = 1 AND invalidated = 0 AND v >= ? THEN n ELSE 0 END) AS promote,
+         SUM(CASE WHEN scored = 1 AND invalidated = 0 AND v < ? AND unpinned = 1 THEN n ELSE 0 END) AS demote
+       FROM (SELECT kind, source, n, invalidated, by_salience, scored, v, unpinned,
+               CASE WHEN quarantined = 1 THEN 'quarantined' WHEN secret = 1 AND ? = 0 THEN 'secret'
+                 WHEN archived = 1 THEN 'archived' ELSE 'shown' END AS state,
+               CASE WHEN scored = 0 THEN NULL
+                 ELSE MIN(?, MAX(0, CAST(v * ? AS INTEGER) - (v * ? < CAST(v * ? AS INTEGER)))) END AS bin
+             FROM item_counts WHERE kind IN (${kinds.map(() => '?').join(', ')}))
        GROUP BY kind, state, source, bin`,
-      [opts.promote, opts.demote, opts.withSecrets ? 1 : 0, opts.now, b - 1, b, b, b, ...kinds],
+      [opts.promote, opts.demote, opts.withSecrets ? 1 : 0, b - 1, b, b, b, ...kinds],
     ).map((r) => ({
       kind: String(r.kind) as ItemKind, state: String(r.state) as OverviewGroup['state'], source: String(r.source), bin: r.bin === null ? null : Number(r.bin),
-      n: Number(r.n), alive: Number(r.alive ?? 0), invalidated: Number(r.invalidated ?? 0), bySalience: Number(r.bySalience ?? 0),
+      n: Number(r.n), invalidated: Number(r.invalidated ?? 0), bySalience: Number(r.bySalience ?? 0),
       byImportance: Number(r.byImportance ?? 0), scored: Number(r.scored ?? 0), min: num(r.lo), max: num(r.hi), sum: Number(r.sum ?? 0),
       promote: Number(r.promote ?? 0), demote: Number(r.demote ?? 0),
     }));
   }
 
-  /** Items of `kind` the dashboard hides or files away, counted inside SQLite: quarantined, secret (unless `withSecrets`), archived. */
+  /** Items of `kind` shown (not quarantined, archived, or secret unless `withSecrets`) and not expired at `now` (working blocks: a few dozen). */
+  countAlive(kind: ItemKind, withSecrets: boolean, now: number): number {
+    const { where, params } = whereOf({ kind, archived: false, shown: { withSecrets } }, false);
+    return Number(this.q.get(`SELECT count(*) AS n FROM items${where} AND (expires_at IS NULL OR expires_at > ?)`, [...params, now])?.n ?? 0);
+  }
+
+  /** Items of `kind` the dashboard hides or files away, from the kept counts: quarantined, secret (unless `withSecrets`), archived. */
   hiddenCounts(kind: ItemKind, withSecrets: boolean): { quarantined: number; secret: number; archived: number } {
     const r = this.q.get(
-      `SELECT SUM(trust = 'quarantined') AS q, SUM(trust <> 'quarantined' AND secret = 1 AND ? = 0) AS s,
-         SUM(trust <> 'quarantined' AND (secret = 0 OR ? = 1) AND archived_at IS NOT NULL) AS a FROM items WHERE kind = ?`,
+      `SELECT SUM(n * quarantined) AS q, SUM(CASE WHEN quarantined = 0 AND secret = 1 AND ? = 0 THEN n ELSE 0 END) AS s,
+         SUM(CASE WHEN quarantined = 0 AND (secret = 0 OR ? = 1) AND archived = 1 THEN n ELSE 0 END) AS a FROM item_counts WHERE kind = ?`,
       [withSecrets ? 1 : 0, withSecrets ? 1 : 0, kind]);
     return { quarantined: Number(r?.q ?? 0), secret: Number(r?.s ?? 0), archived: Number(r?.a ?? 0) };
   }
 
   /**
    * What scoring needs of each matching item, in (created, id) order, as one JSON row built inside SQLite:
-   * no text, tags or meta decoded — meta.mentions when a number, meta.supersededBy when a string.
+   * no text, tags or meta decoded — meta.mentions when a number (entities), meta.supersededBy when a string
+   * (invalidated facts), and the item's source statistics as the store keeps them (item_source_stats).
+   * With `bounds`, rows that cannot be near a review threshold are left out inside SQLite (see ReviewBounds).
    */
-  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>): ScoreRow[] {
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, bounds?: ReviewBounds): ScoreRow[] {
     const { where, params } = whereOf(filter, false);
+    const conds = where ? [where.replace(/^ WHERE /, '')] : [];
+    const p: SqlParam[] = [...params];
+    if (bounds) {
+      const kinds = Object.keys(bounds.halfLifeMs) as ItemKind[];
+      const perKind = (m: Partial<Record<ItemKind, number>>) => {
+        const ks = kinds.filter((k) => m[k] !== undefined && Number.isFinite(m[k]));
+        p.push(...ks.flatMap((k) => [k, m[k]!]));
+        return ks.length ? `CASE i.kind ${ks.map(() => 'WHEN ? THEN ?').join(' ')} END` : 'NULL';
+      };
+      // The last sign of life (salience.ts lastActivity) and the clamped importance (0.5 when unknown).
+      const last = 'max(i.created, COALESCE(i.last_accessed, 0), COALESCE(st.last_source_at, 0))';
+      const imp = 'min(1.0, max(0.0, COALESCE(i.importance, 0.5)))';
+      const recurrence = "CASE WHEN i.kind = 'fact' THEN max(0, COALESCE(st.sources, 0) - 1) ELSE 0 END";
+      p.push(bounds.promote, bounds.margin, bounds.demote, bounds.margin);
+      const stored = 'i.salience IS NOT NULL AND (abs(i.salience - ?) <= ? + 1e-9 OR abs(i.salience - ?) <= ? + 1e-9)';
+      p.push(...bounds.promotable, bounds.now);
+      const maxAge = perKind(bounds.promoteMaxAgeMs);
+      p.push(bounds.promoteFloor);
+      const promo = `i.kind IN (${bounds.promotable.map(() => '?').join(', ') || 'NULL'}) AND ${last} >= ? - ${maxAge}
+        AND 0.4 * ${imp} + 0.3 * min(1.0, (${recurrence}) / 2.0) + 0.3 * min(1.0, max(0, i.access_count) / 2.0) >= ? - 1e-9`;
+      p.push(bounds.now);
+      const halfLife = perKind(bounds.halfLifeMs);
+      p.push(bounds.demoteCeil);
+      const demo = `0.4 * ${imp} * max(0.0, 1.0 - 0.6931471805599453 * max(0, ? - ${last}) / ${halfLife}) <= ? + 1e-9`;
+      // The review reads episodic items only; named literally, SQLite can scan items_episodic_scores (schema v2).
+      conds.push("i.kind IN ('fact', 'summary', 'entity')");
+      conds.push(`((i.kind = 'fact' AND i.invalidated_at IS NOT NULL) OR (${stored})
+        OR (i.salience IS NULL AND (i.pinned <> 0 OR (${promo}) OR (${demo}))))`);
+    }
     const r = this.q.get(
       `SELECT json_group_array(json_array(id, kind, created, last_accessed, access_count, importance, pinned, salience, invalidated_at,
-         CASE WHEN json_type(meta, '$.mentions') IN ('integer', 'real') THEN json_extract(meta, '$.mentions') END,
-         CASE WHEN json_type(meta, '$.supersededBy') = 'text' THEN json_extract(meta, '$.supersededBy') END)) AS j
-       FROM (SELECT * FROM items${where} ORDER BY created, id)`, params);
-    return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null]>(r?.j)
-      .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy]) => ({
+         mentions, superseded_by, sources, last_source_at)) AS j
+       FROM (SELECT i.id, i.kind, i.created, i.last_accessed, i.access_count, i.importance, i.pinned, i.salience, i.invalidated_at,
+           CASE WHEN i.kind = 'entity' AND json_type(i.meta, '$.mentions') IN ('integer', 'real') THEN json_extract(i.meta, '$.mentions') END AS mentions,
+           CASE WHEN i.invalidated_at IS NOT NULL AND json_type(i.meta, '$.supersededBy') = 'text' THEN json_extract(i.meta, '$.supersededBy') END AS superseded_by,
+           st.sources, st.last_source_at
+         FROM items i${bounds ? ' INDEXED BY items_episodic_scores' : ''} LEFT JOIN item_source_stats st ON st.item_id = i.id
+         ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY i.created, i.id)`, p);
+    return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null, number | null, number | null]>(r?.j)
+      .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy, sources, lastSourceAt]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
         importance: importance === null ? null : Number(importance), pinned: pinned === 1, salience: sal === null ? null : Number(sal),
         invalidatedAt: invalidatedAt === null ? null : Number(invalidatedAt), mentions: mentions === null ? undefined : Number(mentions), supersededBy,
+        sources: Number(sources ?? 0), lastSourceAt: lastSourceAt === null ? null : Number(lastSourceAt),
       }));
   }
 
@@ -316,7 +384,8 @@ export class ItemsRepo extends Repo {
   tagCounts(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, limit: number): { tag: string; count: number }[] {
     const { where, params } = whereOf(filter, false);
     return this.q.all(
-      `SELECT t.value AS tag, count(*) AS n FROM (SELECT tags FROM items${where}${where ? ' AND' : ' WHERE'} tags <> '[]') AS i, json_each(i.tags) AS t
+      // items_tagged (schema v2) holds only the rows with tags: the rest of the store is never read.
+      `SELECT t.value AS tag, count(*) AS n FROM (SELECT tags FROM items INDEXED BY items_tagged${where}${where ? ' AND' : ' WHERE'} tags <> '[]') AS i, json_each(i.tags) AS t
        WHERE t.type = 'text' GROUP BY t.value ORDER BY n DESC, tag LIMIT ?`, [...params, limit],
     ).map((r) => ({ tag: String(r.tag), count: Number(r.n) }));
   }
@@ -352,7 +421,7 @@ export class ItemsRepo extends Repo {
 
   countByKind(): Partial<Record<ItemKind, number>> {
     const out: Partial<Record<ItemKind, number>> = {};
-    for (const r of this.q.all('SELECT kind, count(*) AS n FROM items GROUP BY kind')) out[r.kind as ItemKind] = Number(r.n);
+    for (const r of this.q.all('SELECT kind, SUM(n) AS n FROM item_counts GROUP BY kind')) out[r.kind as ItemKind] = Number(r.n);
     return out;
   }
 

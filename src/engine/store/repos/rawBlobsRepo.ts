@@ -172,11 +172,11 @@ export class RawBlobsRepo extends Repo {
 
   /** Totals for the dashboard: distinct messages and their raw bytes vs the chunks' stored (compressed) bytes. */
   stats(): { blobs: number; rawBytes: number; storedBytes: number; seen: number; chunks: number } {
-    const b = this.q.get('SELECT count(*) AS n, COALESCE(SUM(raw_bytes), 0) AS raw, COALESCE(SUM(seen), 0) AS seen FROM raw_blobs');
-    const c = this.q.get('SELECT count(*) AS n, COALESCE(SUM(length(data)), 0) AS stored FROM raw_chunks');
+    // The totals the store keeps (store_totals, schema v2; triggers on raw_blobs and raw_chunks): no row is read.
+    const t = new Map(this.q.all('SELECT name, value FROM store_totals').map((r) => [String(r.name), Number(r.value)]));
     return {
-      blobs: Number(b?.n ?? 0), rawBytes: Number(b?.raw ?? 0), storedBytes: Number(c?.stored ?? 0), seen: Number(b?.seen ?? 0),
-      chunks: Number(c?.n ?? 0),
+      blobs: t.get('raw_blobs') ?? 0, rawBytes: t.get('raw_blobs.raw_bytes') ?? 0, storedBytes: t.get('raw_chunks.bytes') ?? 0,
+      seen: t.get('raw_blobs.seen') ?? 0, chunks: t.get('raw_chunks') ?? 0,
     };
   }
 
