@@ -111,8 +111,7 @@ export interface StoreChange {
   origin: 'local' | 'remote';
   /** The whole database was reloaded from a snapshot: anything may have changed. */
   reloaded: boolean;
-  /** Local writes only: of `ids`, those whose changes left what the recall index holds as it was. */
-  indexNeutral?: string[];
+  indexNeutral?: string[]; // local writes only: of `ids`, those whose changes left what the recall index holds as it was
 }
 
 export interface StoreStats {
@@ -432,13 +431,9 @@ export class Store extends Disposable {
       for (const p of ok) p.reject(e);
       return;
     }
-    const ids = new Set<string>();
-    for (const p of ok) {
-      for (const id of p.batch.touched) ids.add(id);
-      p.resolve();
-    }
-    const neutral = indexNeutralOf(ok.map((p) => p.batch));
-    if (ok.length) this.changeEmitter.fire({ ids: [...ids], origin: 'local', reloaded: false, ...(neutral.length ? { indexNeutral: neutral } : {}) });
+    const ids = new Set<string>(ok.flatMap((p) => [...p.batch.touched]));
+    for (const p of ok) p.resolve();
+    if (ok.length) this.changeEmitter.fire({ ids: [...ids], origin: 'local', reloaded: false, indexNeutral: indexNeutralOf(ok.map((p) => p.batch)) });
     this.afterWrite();
   }
 
