@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { degradeSummary, gate, gateRules, gateViews, GateResult } from '../../../src/engine/write/poisonGate';
+import { gate, gateRules, gateViews, GateResult } from '../../../src/engine/write/poisonGate';
+import { degradeSummary } from '../../../src/engine/write/poisonGateDegrade';
 
 interface CorpusRow { text: string; label: 'reject' | 'untrusted' | 'pass'; lang: string }
 
