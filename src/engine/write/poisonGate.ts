@@ -38,6 +38,7 @@
 import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
 import { addressedImperative } from './poisonGateAddressed';
 import { reportedSpeech } from './poisonGateQuotes';
+import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
@@ -182,22 +183,6 @@ interface Detector {
   accept?: (match: string, after: string) => boolean;
   /** Replaces `re` when a pattern is better written as code. */
   test?: (views: string) => boolean;
-}
-
-const HUMAN_LINE = /^[\s>*]*(?:human|user|benutzer|nutzer|felhasznalo|usuario|utilisateur)\s*:/gmu;
-const BOT_LINE = /^[\s>*]*(?:assistant|ai|assistent|asszisztens|asistente|gpt|bot)\s*:/gmu;
-
-/** A Human:/Assistant: transcript: a line opening with one speaker label and a later line with the other. */
-function transcriptLike(views: string): boolean {
-  HUMAN_LINE.lastIndex = 0;
-  BOT_LINE.lastIndex = 0;
-  const h = HUMAN_LINE.exec(views);
-  const b = BOT_LINE.exec(views);
-  if (!h || !b) return false;
-  if (h.index < b.index) return true;
-  // The bot line came first: a human line after it also makes a transcript.
-  HUMAN_LINE.lastIndex = b.index + b[0].length;
-  return HUMAN_LINE.exec(views) !== null;
 }
 
 const W = "[\\p{L}\\p{N}'_-]+"; // a word
@@ -348,9 +333,13 @@ const DETECTORS: Detector[] = [
     re: /^[\s>*_#[(]*(?:(?:system|sys|admin|root|developer|operator|security)[\s_-]*override\b|\[(?:system|admin|developer|operator)[\s_-]*(?:notice|alert|message|note|instructions?|prompt|update)\]|(?:system|developer|operator)[\s_-]*(?:message|prompt|instructions?|directive)s?[\])]*\s*:|(?:systemnachricht|system-nachricht|systemanweisung\w*|rendszeruzenet|rendszerutasitas\w*|(?:mensaje|instruccion|aviso) del? sistema|(?:message|instruction|consigne|note) (?:du )?systeme)\s*:)/mu,
   },
   {
-    // A single assistant turn: a speaker label followed by an acknowledgement or a promise (a faked compliance).
-    name: 'transcript', verdict: 'reject',
-    re: /^[\s>*_]*(?:assistant|assistent|asszisztens|asistente|ai|ki|ia|model|gpt|chatgpt|claude|bot)\s*:\s*(?:sure|of course|certainly|absolutely|understood|ok(?:ay)?|got it|noted|yes|as you wish|i will|i'll|i am now|i'm now|i can now|here (?:is|are)|verstanden|klar|naturlich|gerne?|selbstverstandlich|jawohl|ich werde|ich gebe|hier (?:ist|sind)|rendben|persze|termeszetesen|ertem|ertettem|itt (?:van|vannak)|entendido|claro|por supuesto|de acuerdo|vale|aqui (?:esta|tienes|estan)|compris|bien sur|d'accord|entendu|voici|je vais|tres bien)\b/mu,
+    // An assistant turn that acknowledges or promises ("Assistant: Sure, …") answering nobody: a faked compliance.
+    name: 'transcript', verdict: 'reject', re: /(?!)/, test: fakedAcknowledgement, // poisonGateTranscript.ts
+  },
+  {
+    // The model's voice claiming it was freed ("From now on I have no restrictions", "Ich bin jetzt im Entwicklermodus").
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:from now on,? |now,? )i (?:have|'ve got) no (?:more )?(?:rules|restrictions|limits|filters|guidelines|boundaries|constraints)\b|\bi (?:have|'ve got) no (?:more )?(?:rules|restrictions|limits|filters|guidelines|constraints) (?:anymore|any more|now|whatsoever)\b|\bi(?: am|'m) (?:now |no longer )?(?:jailbroken|uncensored|unfiltered|unrestricted|in (?:developer|god|dan|jailbreak) mode|free (?:of|from) (?:all |any |my )?(?:rules|restrictions|filters|guidelines))\b|\bi(?: am|'m) no longer (?:bound|restricted|limited|filtered|censored)\b|\bi can now (?:answer|say|do|tell you) (?:anything|everything)\b|\bich (?:habe|hab) (?:ab jetzt |ab sofort |jetzt |nun )keine (?:regeln|einschrankungen|grenzen|filter|richtlinien)\b|\bich (?:habe|hab) keine (?:regeln|einschrankungen|filter|richtlinien) mehr\b|\bich bin (?:jetzt |nun |ab sofort )?(?:unzensiert|uneingeschrankt|ungefiltert|im (?:entwickler|dan|gott)modus)\b|\b(?:mostantol|mar|tobbe) nincsenek? (?:szabalyaim|korlataim|korlatozasaim|szuroim)\b|\bnincsenek? (?:tobbe|mar) (?:szabalyaim|korlataim|korlatozasaim|szuroim)\b|\b(?:fejlesztoi|dan) modban vagyok\b|\b(?:ahora|ya|a partir de ahora),? no tengo (?:reglas|restricciones|limites|filtros|normas)\b|\bno tengo (?:reglas|restricciones|filtros) (?:ya|ahora)\b|\bestoy en modo (?:desarrollador|dios|dan|sin restricciones)\b|\b(?:desormais|maintenant|a partir de maintenant),? je n'ai (?:plus |aucune? )(?:de )?(?:regles|restrictions|limites|filtres)\b|\bje n'ai plus (?:de |aucune? )?(?:regles|restrictions|limites|filtres)(?= *(?:[.!;]|$))|\bje suis (?:maintenant |desormais )?en mode (?:developpeur|dieu|dan|sans restriction)\b/u,
   },
   {
     name: 'ignore_previous', verdict: 'reject',
@@ -495,10 +484,13 @@ export function createGate(model: GateModel | null): GateFn {
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
+  const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
+    const whole = twoStages(text);
+    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
+  };
   return (text: string): GateResult => {
     if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
-    const whole = twoStages(text); // a flagged text may only quote an attack (poisonGateQuotes.ts)
-    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
+    return pastedChat(text, quoting(text), quoting); // a pasted chat with clean turns passes (poisonGateTranscript.ts)
   };
 }
 
