@@ -36,7 +36,7 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
-import { addressedImperative } from './poisonGateAddressed';
+import { addressedImperative, policyForAssistant } from './poisonGateAddressed';
 import { reportedSpeech } from './poisonGateQuotes';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
@@ -167,6 +167,9 @@ export function gateViews(text: string): string {
     // Spaced letters are joined before whitespace is squeezed: "i g n o r e   a l l" keeps its word gaps.
     const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|~+]/g, '')));
     views.add(joined);
+    // Mixed separators ("p.l.e.a.s.e  i.g.n.o.r.e", "b i t t e  v e r g i s s"): the shortest one joins letters, longer ones part words.
+    const parted = squeeze(f.replace(SPACED, (m) => { const seps = m.match(/[^\p{L}]+/gu) ?? []; const min = Math.min(...seps.map((x) => x.length)); return seps.some((x) => x !== seps[0]) ? m.replace(/[^\p{L}]+/gu, (x) => (x.length === min && x === seps.find((y) => y.length === min) ? '' : ' ')) : m; }));
+    views.add(parted);
     if (HAS_LEET.test(joined)) views.add(unLeet(joined));
   }
   return [...views].join('\n\u0000\n');
@@ -398,6 +401,7 @@ const DETECTORS: Detector[] = [
   },
   // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: policyForAssistant }, // poisonGateAddressed.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
@@ -420,7 +424,7 @@ const DETECTORS: Detector[] = [
   {
     // Secrets sent to a URL or address, on one line: verb → sensitive object → target, or object → verb+it → target.
     name: 'exfiltration', verdict: 'untrusted',
-    re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:kuld|tedd|tegye|toltsd|masold|illeszd|fuzd)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET, 'u'),
+    re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:el|fel|at|ki|be|tovabb)?(?:kuld|tedd|tegye|tolt|masol|illeszd|fuzd|tovabbit)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?`+EXFIL_TARGET+String.raw`[^\n]{0,60}?(?:\b(?:el|at|tovabb)?(?:kuld|masol|tovabbit)\w*(?:ed|ad|od|sd|d|eni|ani)\b|\bfel(?: kell)? ?tolt\w*|\btolt\w* fel\b)`, 'u'), // HU: verb last
   },
   {
     // Reading well-known secret files on the assistant's machine.
