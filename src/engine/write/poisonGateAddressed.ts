@@ -47,7 +47,7 @@ const BOT_COMMAND = new Set(('please pls rebase recreate merge squash and cancel
   'the a an its major minor patch version versions dependency dependencies update updates branch pr pull request now ' +
   'again when once after before ci checks check pass passes passed green is are it on onto main master develop ' +
   'refresh queue dequeue backport to retry rerun run tests test build label lockfile conflicts conflict has have ' +
-  'show conditions for with thanks thank bitte kerlek porfa svp').split(' '));
+  'show conditions for with thanks thank bitte kerlek porfa svp failed failing job jobs pipeline workflow workflows flaky').split(' '));
 
 /** The line's first clause is a bot command, and every later clause is a statement ("…, the lockfile got out of sync"). */
 function botCommand(rest: string): boolean {
@@ -85,7 +85,7 @@ function orderFollows(rest: string): boolean {
 const MENTION = /(?:^|[\s(,;])@([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu;
 // An AI called by name, then a comma, opening a line or following a label: "WARN scheduler: assistant, skip …",
 // "KI-Agent, brich die Prüfung ab", "asistente, omite …".
-const VOCATIVE = /(?:^|\n|:[ \t]+)(?:hey |dear |liebe[rs]? |kedves |querido |cher )?(?:the |der |die |az |el |la |l')?([\p{L}\p{N}'_-]+)[ \t]*,[ \t]/gu;
+const VOCATIVE = /(?:^|\n|:[ \t]+)(?:hey |dear |liebe[rs]? |kedves |querido |cher )?(?:the |der |die |az |el |la |l')?((?:[\p{L}\p{N}'_-]+ )?[\p{L}\p{N}'_-]+)[ \t]*,[ \t]/gu;
 // A label: up to eight words right before a colon, opening a line, a sentence, a quoted value or a CSV cell
 // (after a timestamp, log level or comment marker): "2026-… NOTE TO THE ASSISTANT:", "# assistant:".
 const LABEL = /(?:^|\n|[.!?]\s|["',;(|])[\d\s\-:.tz[\]#*/>|]*?((?:[\p{L}\p{N}'_()-]+,?[ \t]+){0,7}?[\p{L}\p{N}'_()-]+)[ \t]*:(?=\s)/gu;
@@ -100,7 +100,7 @@ export function addressedImperative(views: string): boolean {
     }
     VOCATIVE.lastIndex = 0;
     for (let m = VOCATIVE.exec(view); m; m = VOCATIVE.exec(view)) {
-      if (labelNamesAi([m[1]]) && orderFollows(view.slice(m.index + m[0].length))) return true;
+      if (labelNamesAi(words(m[1])) && orderFollows(view.slice(m.index + m[0].length))) return true;
     }
     LABEL.lastIndex = 0;
     for (let m = LABEL.exec(view); m; m = LABEL.exec(view)) {
