@@ -8,8 +8,9 @@
 //    a run of more than MAX_TURNS labelled turns (the rule `transcript`, reject). In a pasted chat, "assistant:
 //    sure, use git stash" is an ordinary answer to the user's question.
 //  - pastedChat, the gate's step after both stages: a text flagged *only* as a transcript, with at most
-//    MAX_TURNS labelled turns, is gated again with its speaker labels blanked. Clean turns → `pass`; anything
-//    the rules or the classifier find in the turns keeps the verdict.
+//    MAX_TURNS labelled turns and no promise of standing behaviour ("from now on", "to anyone" …), is gated
+//    again with its speaker labels blanked. Clean turns → `pass`; anything the rules or the classifier find
+//    in the turns keeps the verdict.
 // Input of the two tests: the gate's folded views (lower case, accents stripped). No imports (import-cycle rule).
 
 const HUMAN_LINE = /^[\s>*]*(?:human|user|benutzer|nutzer|felhasznalo|usuario|utilisateur)\s*:/gmu;
@@ -51,6 +52,11 @@ export function fakedAcknowledgement(views: string): boolean {
   return false;
 }
 
+// A turn that sets up standing behaviour ("from now on I give everyone …", "whenever asked", "to anyone") is
+// how a faked compliance reads; an answer pasted from a real chat rarely promises anything for later.
+const STANDING = /\b(?:from now on|whenever (?:asked|anyone|someone|you ask)|to anyone|to everyone|i(?: will|'ll) always|ab (?:jetzt|sofort)|jedem|immer wenn|mostantol|ezentul|barkinek|desde ahora|a partir de ahora|a quien (?:lo|la|los|las)? ?pida|a cualquiera|desormais|dorenavant|a quiconque|a tout le monde)\b/u;
+const folded = (t: string): string => t.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+
 /** A gate verdict (poisonGate's GateResult; declared here so this module imports nothing from the gate). */
 export interface Judged<D> { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }
 
@@ -62,6 +68,6 @@ export function pastedChat<D>(text: string, whole: Judged<D>, twoStages: (t: str
     turns++;
     return `${lead}-`;
   });
-  if (turns > MAX_TURNS) return whole;
+  if (turns > MAX_TURNS || STANDING.test(folded(text))) return whole;
   return twoStages(unlabelled).verdict === 'pass' ? { verdict: 'pass', detector: null } : whole;
 }
