@@ -26,8 +26,13 @@ const STATEMENT_START = new Set(('the a an it its this that these those there he
   'az egy ez azok o mi en van volt igen nem koszi koszonom jo ' +
   'el la los las un una lo es era son ha yo si gracias bien vale ' +
   'le les une il elle ils elles c\'est ce je nous est etait oui non merci bien ' +
-  // Verdicts on the AI, not orders to it ("Copilot: great for boilerplate, useless for refactors"). Not "always",
-  // "never", "only", "just": those open orders ("AI: never mention the outage").
+  // Conjunctions and prepositions after a vocative or label ("AI, however, is …"): no order opens with them.
+  'however though although but and or in on of for as like yet aber und oder jedoch im auf fur wie de es vagy viszont ' +
+  'pedig pero sin en para como mais et ou cependant pour comme dans').split(' '));
+
+// Verdicts on the AI, not orders to it ("Copilot: great for boilerplate, useless for refactors"). Not "always",
+// "never", "only", "just": those open orders ("AI: never mention the outage").
+const EVALUATIVE = new Set(('bad worse worst better best buggy flaky clunky verbose concise ' +
   'useful useless helpful handy decent solid poor weak strong fast slow slower faster really very pretty quite mostly ' +
   'often sometimes usually not so too awesome amazing excellent terrible meh impressive surprisingly fairly reliable ' +
   'accurate wrong right correct mixed overall honestly generally brilliant clever ' +
@@ -36,10 +41,8 @@ const STATEMENT_START = new Set(('the a an it its this that these those there he
   'nagyon rossz hasznos hasznalhato gyenge eros gyors lassu eleg igazan tenyleg szuper remek kivalo pontos gyakran neha altalaban ' +
   'genial bueno buena malo mala util inutil muy bastante rapido lento practico flojo excelente terrible normalmente ' +
   'pratique bon bonne mauvais mauvaise utile inutile tres assez plutot rapide lent lente nul moyen souvent parfois ' +
-  'globalement vraiment pas moins ' +
-  // Conjunctions and prepositions after a vocative or label ("AI, however, is …"): no order opens with them.
-  'however though although but and or in on of for as like yet aber und oder jedoch im auf fur wie de es vagy viszont ' +
-  'pedig pero sin en para como mais et ou cependant pour comme dans').split(' '));
+  'globalement vraiment pas moins').split(' '));
+const URGENT = /^(?:important|urgent|crucial|critical|wichtig|dringend|fontos|surgos|surgo|importante|urgente|critique|essentiel)$/;
 
 // Commands real repository bots take ("@dependabot rebase", "@renovate-bot recreate this PR please"): a line made
 // of these words only is housekeeping, not an order that a memory should carry with a lower trust.
@@ -79,7 +82,9 @@ function orderFollows(rest: string): boolean {
   if (ws.some((w) => SECOND_PERSON.test(w))) return true;
   let i = 0;
   while (i < ws.length - 1 && /^(please|bitte|kerlek|porfa|por|favor|stp|svp|s'il|vous|plait)$/.test(ws[i])) i++;
-  return !STATEMENT_START.has(ws[i]) && !/^\d/.test(ws[i]);
+  // "very important: …", "sehr wichtig — …" announce an order; "very helpful for diffs" is a verdict.
+  if (EVALUATIVE.has(ws[i]) && URGENT.test(ws[i + 1] ?? '')) return true;
+  return !STATEMENT_START.has(ws[i]) && !EVALUATIVE.has(ws[i]) && !/^\d/.test(ws[i]);
 }
 
 const MENTION = /(?:^|[\s(,;])@([\p{L}\p{N}][\p{L}\p{N}_-]*)/gu;
