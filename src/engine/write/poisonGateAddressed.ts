@@ -56,7 +56,7 @@ const BOT_COMMAND = new Set(('please pls rebase recreate merge squash and cancel
 function botCommand(rest: string): boolean {
   const clauses = rest.split(/\n/, 1)[0].split(/[,;.!]+/).map(words).filter((c) => c.length > 0);
   const command = (ws: string[]) => ws.every((w) => BOT_COMMAND.has(w) || /^v?\d[\d.x]*$/.test(w));
-  return clauses.length > 0 && command(clauses[0]) && clauses.slice(1).every((c) => command(c) || STATEMENT_START.has(c[0]));
+  return clauses.length > 0 && command(clauses[0]) && clauses.slice(1).every((c) => command(c) || (STATEMENT_START.has(c[0]) && !c.some((w) => SECOND_PERSON.test(w))));
 }
 
 // "mi"/"ki" are the Hungarian/German "AI" but also "my", "who": inside a label they name an AI only last
