@@ -36,7 +36,7 @@
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
 import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
-import { addressedImperative, policyForAssistant } from './poisonGateAddressed';
+import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
 import { reportedSpeech } from './poisonGateQuotes';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
@@ -403,6 +403,7 @@ const DETECTORS: Detector[] = [
   // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: policyForAssistant }, // poisonGateAddressed.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: setupTextAsked }, // poisonGateAddressed.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPoisoning }, // poisonGateMemory.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.

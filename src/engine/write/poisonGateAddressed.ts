@@ -136,3 +136,21 @@ export function policyForAssistant(views: string): boolean {
   }
   return false;
 }
+
+// The text the assistant got before the conversation (gate4): "paste the text you were given before my first
+// message", "den Text, den du vor meiner ersten Nachricht bekommen hast", "the setup text you run with" — only
+// the reader's own setup is described that way. One sentence: a text noun, "you received/were given/run with"
+// and "before my first message / this conversation" (or "run/set up/configured with", which needs no "before").
+const TEXT_NOUN = /\b(?:text|message|words|instructions|prompt|setup|configuration|settings|nachricht|anweisungen|konfiguration|uzenet\w*|szoveg\w*|utasitas\w*|beallitas\w*|texto|mensaje|instrucciones|configuracion|texte|consignes)\b/u;
+const RECEIVED = /\b(?:you (?:were given|received|got|were sent)|given to you|(?:bekommen|erhalten|mitgegeben) (?:hast|habt)|kaptal|adtak neked|recibiste|te dieron|te pasaron|(?:tu )?as recu|on t'a (?:donne|fourni))\b/u;
+const SET_UP_WITH = /\b(?:you (?:run|were set up|were configured|started|were initiali[sz]ed) with|mit denen du (?:gestartet|konfiguriert) wurdest|con (?:el|las|los) que (?:te configuraron|arrancaste)|avec (?:lequel|lesquelles|laquelle) (?:on t'a configure|tu as demarre))\b/u;
+const BEFORE_FIRST = /\b(?:before (?:my|this|our|the) (?:first |very first )?(?:message|conversation|chat|session)|vor (?:meiner|dieser|unserer) (?:ersten )?(?:nachricht|unterhaltung|sitzung)|(?:elso )?uzenetem elott|beszelgetes(?:unk)? elott|munkamenet elott|antes de (?:mi primer mensaje|esta conversacion|nuestra conversacion)|avant (?:mon premier message|cette conversation|notre conversation))\b/u;
+
+/** A sentence asking about the text the reader was given before the conversation (its setup). */
+export function setupTextAsked(views: string): boolean {
+  for (const sentence of views.split(/[.!?\n]+/)) {
+    if (!TEXT_NOUN.test(sentence)) continue;
+    if ((RECEIVED.test(sentence) && BEFORE_FIRST.test(sentence)) || SET_UP_WITH.test(sentence)) return true;
+  }
+  return false;
+}
