@@ -123,6 +123,13 @@ function fold(s: string): string {
     .replace(/[\u201c\u201d\u201e«»]/g, '"');
 }
 
+/** A spaced-letter run with mixed separators: the shortest separator joins letters, any other parts words. */
+function partWords(run: string): string {
+  const seps = run.match(/[^\p{L}]+/gu) ?? [];
+  const shortest = seps.reduce((a, b) => (b.length < a.length ? b : a), seps[0] ?? '');
+  return run.replace(/[^\p{L}]+/gu, (x) => (x === shortest ? '' : ' '));
+}
+
 function squeeze(s: string): string {
   return s.replace(/[ \t\u00a0]+/g, ' ');
 }
@@ -166,11 +173,10 @@ export function gateViews(text: string): string {
     const f = fold(src);
     views.add(squeeze(f));
     // Spaced letters are joined before whitespace is squeezed: "i g n o r e   a l l" keeps its word gaps.
-    const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|~+]/g, '')));
+    let mixed = false; // mixed separators in a run: "p.l.e.a.s.e  i.g.n.o.r.e", "b i t t e  v e r g i s s"
+    const joined = squeeze(f.replace(SPACED, (m) => { mixed ||= new Set(m.match(/[^\p{L}]+/gu)).size > 1; return m.replace(/[ .\-_*·|~+]/g, ''); }));
     views.add(joined);
-    // Mixed separators ("p.l.e.a.s.e  i.g.n.o.r.e", "b i t t e  v e r g i s s"): the shortest one joins letters, longer ones part words.
-    const parted = squeeze(f.replace(SPACED, (m) => { const seps = m.match(/[^\p{L}]+/gu) ?? []; const min = Math.min(...seps.map((x) => x.length)); return seps.some((x) => x !== seps[0]) ? m.replace(/[^\p{L}]+/gu, (x) => (x.length === min && x === seps.find((y) => y.length === min) ? '' : ' ')) : m; }));
-    views.add(parted);
+    if (mixed) views.add(squeeze(f.replace(SPACED, partWords))); // the shortest separator joins letters, wider ones part words
     if (HAS_LEET.test(joined)) views.add(unLeet(joined));
   }
   return [...views].join('\n\u0000\n');

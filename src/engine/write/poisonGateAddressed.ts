@@ -128,6 +128,7 @@ const NEGATION = /\b(?:not|never|no longer|nicht|nie|niemals|kein\w*|soha|sosem|
 
 /** A sentence stating what the assistant must disclose from now on (see above). */
 export function policyForAssistant(views: string): boolean {
+  if (!AI_SUBJECT.test(views) || !DUTY.test(views)) return false; // the common case: no split
   for (const sentence of views.split(/[.!?\n]+/)) {
     const m = AI_SUBJECT.exec(sentence);
     if (!m) continue;
@@ -148,6 +149,7 @@ const BEFORE_FIRST = /\b(?:before (?:my|this|our|the) (?:first |very first )?(?:
 
 /** A sentence asking about the text the reader was given before the conversation (its setup). */
 export function setupTextAsked(views: string): boolean {
+  if (!RECEIVED.test(views) && !SET_UP_WITH.test(views)) return false; // the common case: no split
   for (const sentence of views.split(/[.!?\n]+/)) {
     if (!TEXT_NOUN.test(sentence)) continue;
     if ((RECEIVED.test(sentence) && BEFORE_FIRST.test(sentence)) || SET_UP_WITH.test(sentence)) return true;

@@ -13,6 +13,7 @@ const SECURITY = /\b(?:passw\w*|credential\w*|api[ -]?keys?|keys|tokens?|secrets
 
 /** A request to remember a standing rule that involves someone else or skips a check, about a secret or money. */
 export function memoryPoisoning(views: string): boolean {
+  if (!MEMORY_VERB.test(views)) return false; // the common case: no split
   for (const view of views.split('\n\u0000\n')) {
     const m = MEMORY_VERB.exec(view);
     if (!m) continue;

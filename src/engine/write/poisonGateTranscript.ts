@@ -41,6 +41,8 @@ function labelledTurns(view: string): number {
 
 /** An assistant turn that acknowledges or promises without a human turn before it, or inside a many-shot run. */
 export function fakedAcknowledgement(views: string): boolean {
+  ACK.lastIndex = 0;
+  if (!ACK.test(views)) return false; // the common case: one scan, no split
   for (const view of views.split('\n\u0000\n')) {
     ACK.lastIndex = 0;
     const ack = ACK.exec(view);
