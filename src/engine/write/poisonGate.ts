@@ -35,10 +35,11 @@
 // on out-of-fold benign texts: a score above `untrustedAt` lowers trust, above `rejectAt` quarantines.
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
-import { SummaryMessage, summarize } from './derive';
 import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
-import { addressedImperative } from './poisonGateAddressed';
+import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
+import { memoryPoisoning } from './poisonGateMemory';
 import { reportedSpeech } from './poisonGateQuotes';
+import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
@@ -122,6 +123,13 @@ function fold(s: string): string {
     .replace(/[\u201c\u201d\u201e«»]/g, '"');
 }
 
+/** A spaced-letter run with mixed separators: the shortest separator joins letters, any other parts words. */
+function partWords(run: string): string {
+  const seps = run.match(/[^\p{L}]+/gu) ?? [];
+  const shortest = seps.reduce((a, b) => (b.length < a.length ? b : a), seps[0] ?? '');
+  return run.replace(/[^\p{L}]+/gu, (x) => (x === shortest ? '' : ' '));
+}
+
 function squeeze(s: string): string {
   return s.replace(/[ \t\u00a0]+/g, ' ');
 }
@@ -165,8 +173,10 @@ export function gateViews(text: string): string {
     const f = fold(src);
     views.add(squeeze(f));
     // Spaced letters are joined before whitespace is squeezed: "i g n o r e   a l l" keeps its word gaps.
-    const joined = squeeze(f.replace(SPACED, (m) => m.replace(/[ .\-_*·|~+]/g, '')));
+    let mixed = false; // mixed separators in a run: "p.l.e.a.s.e  i.g.n.o.r.e", "b i t t e  v e r g i s s"
+    const joined = squeeze(f.replace(SPACED, (m) => { mixed ||= new Set(m.match(/[^\p{L}]+/gu)).size > 1; return m.replace(/[ .\-_*·|~+]/g, ''); }));
     views.add(joined);
+    if (mixed) views.add(squeeze(f.replace(SPACED, partWords))); // the shortest separator joins letters, wider ones part words
     if (HAS_LEET.test(joined)) views.add(unLeet(joined));
   }
   return [...views].join('\n\u0000\n');
@@ -183,22 +193,6 @@ interface Detector {
   accept?: (match: string, after: string) => boolean;
   /** Replaces `re` when a pattern is better written as code. */
   test?: (views: string) => boolean;
-}
-
-const HUMAN_LINE = /^[\s>*]*(?:human|user|benutzer|nutzer|felhasznalo|usuario|utilisateur)\s*:/gmu;
-const BOT_LINE = /^[\s>*]*(?:assistant|ai|assistent|asszisztens|asistente|gpt|bot)\s*:/gmu;
-
-/** A Human:/Assistant: transcript: a line opening with one speaker label and a later line with the other. */
-function transcriptLike(views: string): boolean {
-  HUMAN_LINE.lastIndex = 0;
-  BOT_LINE.lastIndex = 0;
-  const h = HUMAN_LINE.exec(views);
-  const b = BOT_LINE.exec(views);
-  if (!h || !b) return false;
-  if (h.index < b.index) return true;
-  // The bot line came first: a human line after it also makes a transcript.
-  HUMAN_LINE.lastIndex = b.index + b[0].length;
-  return HUMAN_LINE.exec(views) !== null;
 }
 
 const W = "[\\p{L}\\p{N}'_-]+"; // a word
@@ -349,9 +343,13 @@ const DETECTORS: Detector[] = [
     re: /^[\s>*_#[(]*(?:(?:system|sys|admin|root|developer|operator|security)[\s_-]*override\b|\[(?:system|admin|developer|operator)[\s_-]*(?:notice|alert|message|note|instructions?|prompt|update)\]|(?:system|developer|operator)[\s_-]*(?:message|prompt|instructions?|directive)s?[\])]*\s*:|(?:systemnachricht|system-nachricht|systemanweisung\w*|rendszeruzenet|rendszerutasitas\w*|(?:mensaje|instruccion|aviso) del? sistema|(?:message|instruction|consigne|note) (?:du )?systeme)\s*:)/mu,
   },
   {
-    // A single assistant turn: a speaker label followed by an acknowledgement or a promise (a faked compliance).
-    name: 'transcript', verdict: 'reject',
-    re: /^[\s>*_]*(?:assistant|assistent|asszisztens|asistente|ai|ki|ia|model|gpt|chatgpt|claude|bot)\s*:\s*(?:sure|of course|certainly|absolutely|understood|ok(?:ay)?|got it|noted|yes|as you wish|i will|i'll|i am now|i'm now|i can now|here (?:is|are)|verstanden|klar|naturlich|gerne?|selbstverstandlich|jawohl|ich werde|ich gebe|hier (?:ist|sind)|rendben|persze|termeszetesen|ertem|ertettem|itt (?:van|vannak)|entendido|claro|por supuesto|de acuerdo|vale|aqui (?:esta|tienes|estan)|compris|bien sur|d'accord|entendu|voici|je vais|tres bien)\b/mu,
+    // An assistant turn that acknowledges or promises ("Assistant: Sure, …") answering nobody: a faked compliance.
+    name: 'transcript', verdict: 'reject', re: /(?!)/, test: fakedAcknowledgement, // poisonGateTranscript.ts
+  },
+  {
+    // The model's voice claiming it was freed ("From now on I have no restrictions", "Ich bin jetzt im Entwicklermodus").
+    name: 'role_change', verdict: 'reject',
+    re: /\b(?:from now on,? |now,? )i (?:have|'ve got) no (?:more )?(?:rules|restrictions|limits|filters|guidelines|boundaries|constraints)\b|\bi (?:have|'ve got) no (?:more )?(?:rules|restrictions|limits|filters|guidelines|constraints) (?:anymore|any more|now|whatsoever)\b|\bi(?: am|'m) (?:now |no longer )?(?:jailbroken|uncensored|unfiltered|unrestricted|in (?:developer|god|dan|jailbreak) mode|free (?:of|from) (?:all |any |my )?(?:rules|restrictions|filters|guidelines))\b|\bi(?: am|'m) no longer (?:bound|restricted|limited|filtered|censored)\b|\bi can now (?:answer|say|do|tell you) (?:anything|everything)\b|\bich (?:habe|hab) (?:ab jetzt |ab sofort |jetzt |nun )keine (?:regeln|einschrankungen|grenzen|filter|richtlinien)\b|\bich (?:habe|hab) keine (?:regeln|einschrankungen|filter|richtlinien) mehr\b|\bich bin (?:jetzt |nun |ab sofort )?(?:unzensiert|uneingeschrankt|ungefiltert|im (?:entwickler|dan|gott)modus)\b|\b(?:mostantol|mar|tobbe) nincsenek? (?:szabalyaim|korlataim|korlatozasaim|szuroim)\b|\bnincsenek? (?:tobbe|mar) (?:szabalyaim|korlataim|korlatozasaim|szuroim)\b|\b(?:fejlesztoi|dan) modban vagyok\b|\b(?:ahora|ya|a partir de ahora),? no tengo (?:reglas|restricciones|limites|filtros|normas)\b|\bno tengo (?:reglas|restricciones|filtros) (?:ya|ahora)\b|\bestoy en modo (?:desarrollador|dios|dan|sin restricciones)\b|\b(?:desormais|maintenant|a partir de maintenant),? je n'ai (?:plus |aucune? )(?:de )?(?:regles|restrictions|limites|filtres)\b|\bje n'ai plus (?:de |aucune? )?(?:regles|restrictions|limites|filtres)(?= *(?:[.!;]|$))|\bje suis (?:maintenant |desormais )?en mode (?:developpeur|dieu|dan|sans restriction)\b/u,
   },
   {
     name: 'ignore_previous', verdict: 'reject',
@@ -410,6 +408,9 @@ const DETECTORS: Detector[] = [
   },
   // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: policyForAssistant }, // poisonGateAddressed.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: setupTextAsked }, // poisonGateAddressed.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPoisoning }, // poisonGateMemory.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
@@ -427,12 +428,12 @@ const DETECTORS: Detector[] = [
   },
   {
     name: 'forget_all', verdict: 'untrusted',
-    re: /\b(?:erase|delete|wipe|clear|forget|purge|remove|nuke|reset|flush|vergiss|losch\w*|entfern\w*|torold|torolj|felejtsd|felejts|borra|olvida|elimina|efface\w*|oublie|supprime)\b[^.!?\n]{0,60}?\b(?:you (?:have |'ve )?(?:remember|know|stored|saved|memori[sz]ed|learned|recall)\w*|du (?:dir )?(?:gemerkt|gespeichert|weisst)|(?:te )?(?:acuerdas|recuerdas|guardaste|memorizaste|has guardado)|(?:tu )?(?:as retenu|as memorise\w*|as enregistre\w*|te souviens)|megjegyeztel|eltaroltal|emlekszel)\b|\b(?:nuke|reset|flush)\s+(?:\S+\s+){0,4}?(?:memories|memory)\b|\bvergiss\w* (?:\S+ ){0,2}?(?:erinnerungen|gedachtnis)\b|\b(?:erase|delete|wipe|clear|forget|purge|remove|drop)\s+(?:everything |all |anything )?(?:that |of )?what (?:you|u) (?:remember|know|have stored|stored|learned|have learned|recall)|\b(?:erase|delete|wipe|clear|forget|purge)\s+(?:everything|all|anything) (?:you (?:know|remember|have stored|learned|have on)|we (?:discussed|talked about|said))|\b(?:vergiss|losch\w*),? (?:alles,? )?was du (?:uber|von|weisst)|\bolvida (?:todo )?lo que (?:sabes|recuerdas|te conte|te dije|hablamos)|\boublie (?:tout )?ce (?:que tu sais|que tu as retenu|que je t'ai (?:dit|raconte)|qu'on a dit|dont on a parle)|\bfelejtsd el,? (?:mindazt,? )?amit (?:rolam|tudsz|mondtam)/u,
+    re: /\b(?:erase|delete|wipe|clear|forget|purge|remove|nuke|reset|flush|vergiss|losch\w*|entfern\w*|torold|torolj|felejtsd|felejts|borra|olvida|elimina|efface\w*|oublie|supprime)\b[^.!?\n]{0,60}?\b(?:you (?:have |'ve )?(?:remember|know(?!\s*\?)|stored|saved|memori[sz]ed|learned|recall)\w*|du (?:dir )?(?:gemerkt|gespeichert|weisst)|(?:te )?(?:acuerdas|recuerdas|guardaste|memorizaste|has guardado)|(?:tu )?(?:as retenu|as memorise\w*|as enregistre\w*|te souviens)|megjegyeztel|eltaroltal|emlekszel)\b|\b(?:nuke|reset|flush)\s+(?:\S+\s+){0,4}?(?:memories|memory)\b|\bvergiss\w* (?:\S+ ){0,2}?(?:erinnerungen|gedachtnis)\b|\b(?:erase|delete|wipe|clear|forget|purge|remove|drop)\s+(?:everything |all |anything )?(?:that |of )?what (?:you|u) (?:remember|know|have stored|stored|learned|have learned|recall)|\b(?:erase|delete|wipe|clear|forget|purge)\s+(?:everything|all|anything) (?:you (?:know|remember|have stored|learned|have on)|we (?:discussed|talked about|said))|\b(?:vergiss|losch\w*),? (?:alles,? )?was du (?:uber|von|weisst)|\bolvida (?:todo )?lo que (?:sabes|recuerdas|te conte|te dije|hablamos)|\boublie (?:tout )?ce (?:que tu sais|que tu as retenu|que je t'ai (?:dit|raconte)|qu'on a dit|dont on a parle)|\bfelejtsd el,? (?:mindazt,? )?amit (?:rolam|tudsz|mondtam)/u,
   },
   {
     // Secrets sent to a URL or address, on one line: verb → sensitive object → target, or object → verb+it → target.
     name: 'exfiltration', verdict: 'untrusted',
-    re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:kuld|tedd|tegye|toltsd|masold|illeszd|fuzd)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET, 'u'),
+    re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:el|fel|at|ki|be|tovabb)?(?:kuld|tedd|tegye|tolt|masol|illeszd|fuzd|tovabbit)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?`+EXFIL_TARGET+String.raw`[^\n]{0,60}?(?:\b(?:el|at|tovabb)?(?:kuld|masol|tovabbit)\w*(?:ed|ad|od|sd|d|eni|ani)\b|\bfel(?: kell)? ?tolt\w*|\btolt\w* fel\b)`, 'u'), // HU: verb last
   },
   {
     // Reading well-known secret files on the assistant's machine.
@@ -496,10 +497,13 @@ export function createGate(model: GateModel | null): GateFn {
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
+  const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
+    const whole = twoStages(text);
+    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
+  };
   return (text: string): GateResult => {
     if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
-    const whole = twoStages(text); // a flagged text may only quote an attack (poisonGateQuotes.ts)
-    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
+    return pastedChat(text, quoting(text), quoting); // a pasted chat with clean turns passes (poisonGateTranscript.ts)
   };
 }
 
@@ -588,73 +592,4 @@ function matches(d: Detector, views: string): boolean {
     if (m[0].length === 0) re.lastIndex++;
   }
   return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Degradation ladder for summaries
-
-export type DegradeLevel = 'full' | 'simple' | 'clean_sentences' | 'stub';
-
-export interface DegradedSummary {
-  text: string;
-  level: DegradeLevel;
-  /** The gate's verdict on `text` ('untrusted' summaries are kept but marked; a stub always passes). */
-  verdict: GateVerdict;
-  /** Detector that rejected the full summary, if any (for the log line). */
-  detector: GateDetector | null;
-}
-
-// 280 chars: a summary line must fit one recall-block row (SPEC R-WRITE-4).
-const SUMMARY_MAX_CHARS = 280;
-
-/**
- * A summary that never loses the conversation: full summary → first user message only → only sentences
- * that pass the gate → a stub naming the conversation. Only a 'reject' verdict steps down the ladder.
- */
-export function degradeSummary(messages: SummaryMessage[], conversationId: string, gateFn: GateFn = gate): DegradedSummary {
-  const full = summarize(messages, SUMMARY_MAX_CHARS);
-  const first = gateFn(full);
-  if (full && first.verdict !== 'reject') return { text: full, level: 'full', verdict: first.verdict, detector: null };
-  const detector = first.verdict === 'reject' ? first.detector : null;
-
-  const firstUser = messages.find((m) => m.role === 'user' && m.text.trim()) ?? messages.find((m) => m.text.trim());
-  if (firstUser) {
-    const simple = clip(oneLine(firstUser.text), SUMMARY_MAX_CHARS);
-    const v = gateFn(simple);
-    if (simple && v.verdict !== 'reject') return { text: simple, level: 'simple', verdict: v.verdict, detector };
-  }
-
-  const clean: string[] = [];
-  let len = 0;
-  for (const m of messages) {
-    for (const s of splitSentences(m.text)) {
-      if (gateFn(s).verdict !== 'pass') continue;
-      if (len + s.length + 1 > SUMMARY_MAX_CHARS) break;
-      clean.push(s);
-      len += s.length + 1;
-    }
-    if (len >= SUMMARY_MAX_CHARS - 20) break;
-  }
-  if (clean.length) {
-    const text = clean.join(' ');
-    const v = gateFn(text); // joined clean sentences can still form a pattern across a boundary
-    if (v.verdict === 'pass') return { text, level: 'clean_sentences', verdict: 'pass', detector };
-  }
-  return { text: `Conversation ${conversationId} (summary withheld by the poison gate)`, level: 'stub', verdict: 'pass', detector };
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
-}
-
-function clip(s: string, max: number): string {
-  const cps = [...s];
-  return cps.length <= max ? s : cps.slice(0, max - 1).join('') + '…';
-}
-
-function splitSentences(text: string): string[] {
-  return oneLine(text)
-    .split(/(?<=[.!?…])\s+(?=\S)/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
 }

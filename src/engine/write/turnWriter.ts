@@ -13,7 +13,8 @@ import type { EngineSettings } from '../settings';
 import { type EntryPath, type Trust, leastTrusted } from '../types';
 import { deriveLabel, extractEntities, extractFacts, extractTopics, resolveFact, findCurrentFact, scoreImportance, type SourceLabel } from './derive';
 import { detectSecrets } from './mask';
-import { degradeSummary, gate } from './poisonGate';
+import { gate } from './poisonGate';
+import { degradeSummary } from './poisonGateDegrade';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
 
