@@ -39,6 +39,7 @@ import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from 
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
 import { reportedSpeech } from './poisonGateQuotes';
+import { promptInCode } from './poisonGateCode';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
@@ -499,7 +500,9 @@ export function createGate(model: GateModel | null): GateFn {
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);
-    return whole.verdict === 'pass' ? whole : reportedSpeech(fold(text), whole, twoStages);
+    if (whole.verdict === 'pass') return whole;
+    const coded = promptInCode(text, whole, twoStages); // a prompt in source code (poisonGateCode.ts)
+    return coded.verdict === 'pass' ? coded : reportedSpeech(fold(text), coded, twoStages);
   };
   return (text: string): GateResult => {
     if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
