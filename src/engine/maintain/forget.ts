@@ -77,7 +77,7 @@ export class Forgetter {
     // The conversation's working block quotes its turns: it goes too (the next turn starts a new one).
     if (item.kind === 'raw' && item.conversation && this.d.store.items.get(workingId(item.conversation))) derived.push(workingId(item.conversation));
     await this.d.whenLogsWritten();
-    const rawRecord = !!item.blobHash && !this.d.store.items.list({ kind: 'raw' }).some((x) => x.blobHash === item.blobHash && x.id !== id);
+    const rawRecord = !!item.blobHash && !this.d.store.items.blobSharedWith(item.blobHash, id); // before: every raw row decoded
     const match = this.logMatchOf(item);
     const logDays = match ? await logDaysWith(this.d.vaultDir, this.logDaysAround(item.created), match) : [];
     const index = this.d.index();

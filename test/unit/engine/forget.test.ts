@@ -42,6 +42,22 @@ describe('forget that forgets (R-MAINT-4)', () => {
     assert.ok(internals(t.engine).store.items.get(victim), 'a preview changes nothing');
   });
 
+  it('keeps a raw-record message another item still points at (same text said twice), and removes it with the last one', async () => {
+    const said = 'The quarterly badge audit is due on the first Monday of March, owner Priya.';
+    const a = (await t.engine.recordTurn(turn({ conversation: 'd1', user: said }))).ids[0]!;
+    const b = (await t.engine.recordTurn(turn({ conversation: 'd2', user: said }))).ids[0]!;
+    await t.engine.flush();
+    const store = internals(t.engine).store;
+    const hash = store.items.get(a)!.blobHash!;
+    assert.ok(hash && store.items.get(b)!.blobHash === hash, 'one content address for both');
+    assert.equal((await t.engine.forgetPreview(a)).rawRecord, false, 'the other message still points at it');
+    await t.engine.forget(a);
+    assert.equal(store.rawBlobs.get(hash)!.text, said, 'still readable for the other message');
+    assert.equal((await t.engine.forgetPreview(b)).rawRecord, true);
+    await t.engine.forget(b);
+    assert.equal(store.rawBlobs.get(hash), undefined);
+  });
+
   it('removes the text from the store, the indexes, the vectors, derived rows, the raw chunk, the log and the files on disk', async () => {
     const { victim, keep } = await seed();
     const fact = internals(t.engine).store.items.list({ kind: 'fact' }).find((f) => f.subkind === 'printer')!;

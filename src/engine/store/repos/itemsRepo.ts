@@ -255,6 +255,11 @@ export class ItemsRepo extends Repo {
     return ids.map((id) => found.get(id)).filter((x): x is Item => x !== undefined);
   }
 
+  /** Whether an item other than `exceptId` points at raw-record message `blobHash` (the items_blob index: no scan). */
+  blobSharedWith(blobHash: string, exceptId: string): boolean {
+    return this.q.get('SELECT 1 AS x FROM items WHERE blob_hash = ? AND id <> ? LIMIT 1', [blobHash, exceptId]) !== undefined;
+  }
+
   has(id: string): boolean {
     return this.q.get('SELECT 1 AS x FROM items WHERE id = ?', [id]) !== undefined;
   }
