@@ -1,4 +1,4 @@
-// Schema v1 (v2: figures kept by triggers; v3: item_sources WITHOUT ROWID) of the engine database and the forward-only migration list (SPEC R-STORE-3).
+// Schema v1 (v2: figures kept by triggers; v3: item_sources WITHOUT ROWID, two unused indexes dropped) of the engine database and the forward-only migration list (SPEC R-STORE-3).
 // Invariants: migrations only run forward, are deterministic, and the version lives both in
 // meta('schema_version') and PRAGMA user_version; a newer database is refused, never touched.
 // Timestamps are INTEGER milliseconds since the epoch; JSON columns hold TEXT.
@@ -278,6 +278,7 @@ const V2: string[] = [
 // journal records — plain statements on the table — replay the same on v3; nothing reads its rowid.
 // raw_blobs stays a rowid table: measured, WITHOUT ROWID made it larger — its chunk_id index then carries the
 // 64-hex hash instead of a rowid, and rows keyed by a random hash fill their pages less than rows appended by rowid.
+// Also dropped: two indexes on items that no query uses (items_blob, items_path).
 // The table is rebuilt (create, copy, drop, rename): dropping it drops its index and the triggers ON it, and a
 // rename is refused while any trigger names a missing table, so the v2 triggers on items that read
 // item_sources (item_source_times_*) go first; every v2 trigger involved is recreated verbatim.
@@ -306,6 +307,10 @@ function rebuild(table: string, create: string, columns: string[], indexes: stri
 const SOURCE_TIMES = ['item_source_times_insert', 'item_source_times_delete', 'item_source_times_update'];
 
 const V3: string[] = [
+  // Indexes no query uses (checked with EXPLAIN QUERY PLAN on the repositories' queries: nothing filters, joins
+  // or orders items by blob_hash or path). items_blob held a 64-hex hash per raw message: ~5 % of a store.
+  'DROP INDEX items_blob',
+  'DROP INDEX items_path',
   ...SOURCE_TIMES.map((t) => `DROP TRIGGER ${t}`),
   ...rebuild('item_sources', `CREATE TABLE item_sources (
     item_id TEXT NOT NULL,

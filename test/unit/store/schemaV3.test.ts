@@ -1,8 +1,9 @@
-// Schema v3 (issue #16, a smaller store): item_sources becomes a WITHOUT ROWID table (each row stored once, not
-// in the table and again in its primary key's index). A store as the previous release wrote it (schema 2, a
-// crashed process's journal records on top that add and remove source rows) migrates to v3 with identical
-// content — every row of every table, the dashboard and status figures, recall results — the same schema
-// objects as a new store (indexes and the v2 triggers on the rebuilt table recreated), and a smaller file.
+// Schema v3 (issue #16, a smaller store): item_sources becomes a WITHOUT ROWID table (each row stored once,
+// not in the table and again in its primary key's index) and two indexes on items that no query uses go.
+// A store as the previous release wrote it (schema 2, a crashed process's journal records on top that add
+// and remove source rows) migrates to v3 with identical content — every row of every table, the dashboard
+// and status figures, recall results — the same schema objects as a new store (the rebuilt table's index
+// and the v2 triggers recreated verbatim), item_source_stats equal to a recount, and a smaller file.
 import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { downgradeTo } from './schemaDowngrade';
 import { MIGRATIONS } from '../../../src/engine/store/schema';
 
 const DAY = 86_400_000;
+/** Indexes v3 drops: no query uses them. */
+const V3_DROPPED = ['items_blob', 'items_path'];
 const CHILD = path.join(__dirname, 'opsChild.js');
 type Row = Record<string, unknown>;
 type Sql = { all(sql: string, params?: unknown[]): Row[] };
@@ -135,6 +138,7 @@ describe('Schema v3: item_sources WITHOUT ROWID (a v2 store migrates with identi
       const v2 = new (await initSqlJs()).Database(readFileSync(path.join(t.storeDir, SNAPSHOT_FILE)));
       assert.equal(v2.exec("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_autoindex_item_sources_1'")[0]!.values[0]![0], 1, 'v2: item_sources is a rowid table');
       assert.equal(v2.exec('PRAGMA user_version')[0]!.values[0]![0], 2);
+      assert.equal(v2.exec("SELECT count(*) FROM sqlite_master WHERE name IN ('items_blob', 'items_path')")[0]!.values[0]![0], 2, 'v2 has the indexes v3 drops');
       v2.close();
 
       await t.reopen();
@@ -144,7 +148,8 @@ describe('Schema v3: item_sources WITHOUT ROWID (a v2 store migrates with identi
       assert.deepEqual(dump(ms), dump(cs), 'every row of every table');
       assert.deepEqual(schemaObjects(ms), schemaObjects(cs), 'the same schema objects (tables, indexes, triggers) as a store created at v3');
       const objs = schemaObjects(ms);
-      for (const o of await v2TriggersAndIndexes()) assert.deepEqual(objs.find((x) => x.name === o.name), o, `v2's ${String(o.type)} ${String(o.name)} is there, verbatim`);
+      for (const name of V3_DROPPED) assert.ok(!objs.some((o) => o.name === name), `${name} dropped`);
+      for (const o of (await v2TriggersAndIndexes()).filter((x) => !V3_DROPPED.includes(String(x.name)))) assert.deepEqual(objs.find((x) => x.name === o.name), o, `v2's ${String(o.type)} ${String(o.name)} is there, verbatim`);
       assertSourceStatsRecount(ms);
       assert.ok(!schemaObjects(ms).some((o) => o.name === 'sqlite_autoindex_item_sources_1'), 'item_sources has no separate primary-key index');
       assert.match(String(schemaObjects(ms).find((o) => o.name === 'item_sources')?.sql), /WITHOUT ROWID/);
