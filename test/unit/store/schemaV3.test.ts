@@ -153,6 +153,10 @@ describe('Schema v3: item_sources WITHOUT ROWID (a v2 store migrates with identi
       assertSourceStatsRecount(ms);
       assert.ok(!schemaObjects(ms).some((o) => o.name === 'sqlite_autoindex_item_sources_1'), 'item_sources has no separate primary-key index');
       assert.match(String(schemaObjects(ms).find((o) => o.name === 'item_sources')?.sql), /WITHOUT ROWID/);
+      // The VACUUM keeps rowid order: the raw record finds its newest chunk by rowid (RawBlobsRepo.tailChunk).
+      const chunkOrder = (s: Store) => sql(s).all('SELECT id FROM raw_chunks ORDER BY rowid').map((r) => r.id);
+      assert.ok(chunkOrder(cs).length > 1);
+      assert.deepEqual(chunkOrder(ms), chunkOrder(cs), 'raw chunks in the same rowid order');
       assert.deepEqual(await answers(t.engine), await answers(c), 'figures and recalls');
       // Triggers still keep the figures on the rebuilt table: a write after the migration moves them as on the control.
       for (const e of [t.engine, c]) {
