@@ -1,4 +1,4 @@
-// Schema v1 (and v2: figures kept by triggers) of the engine database and the forward-only migration list (SPEC R-STORE-3).
+// Schema v1 (v2: figures kept by triggers; v3: item_sources WITHOUT ROWID, two unused indexes dropped) of the engine database and the forward-only migration list (SPEC R-STORE-3).
 // Invariants: migrations only run forward, are deterministic, and the version lives both in
 // meta('schema_version') and PRAGMA user_version; a newer database is refused, never touched.
 // Timestamps are INTEGER milliseconds since the epoch; JSON columns hold TEXT.
@@ -7,6 +7,8 @@ export interface Migration {
   version: number;
   /** Statements run in order inside one transaction. */
   up: string[];
+  /** VACUUM once after it ran (outside the transaction): it rebuilt tables, leaving their old pages free. */
+  vacuum?: boolean;
 }
 
 const V1: string[] = [
@@ -268,7 +270,58 @@ const V2: string[] = [
      last_accessed, access_count, invalidated_at) WHERE kind IN ('fact', 'summary', 'entity')`,
 ];
 
-/** Forward migrations; entry i brings the database to `version` i+1. Never edit a shipped entry. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: V1 }, { version: 2, up: V2 }];
+// Version 3: a smaller store (issue #16). item_sources was a rowid table with a composite primary key, so each
+// row was stored twice — in the table (under a hidden rowid) and in the primary key's automatic index
+// (sqlite_autoindex_item_sources_1) — and its source_id index pointed at the rowid. As a WITHOUT ROWID table
+// the row lives once, in the primary key's B-tree, and item_sources_source holds (source_id, item_id), which
+// also covers the reverse look-up. Same columns, same key, same conflict behaviour (INSERT OR IGNORE), so
+// journal records — plain statements on the table — replay the same on v3; nothing reads its rowid.
+// raw_blobs stays a rowid table: measured, WITHOUT ROWID made it larger — its chunk_id index then carries the
+// 64-hex hash instead of a rowid, and rows keyed by a random hash fill their pages less than rows appended by rowid.
+// Also dropped: two indexes on items that no query uses (items_blob, items_path).
+// The table is rebuilt (create, copy, drop, rename): dropping it drops its index and the triggers ON it, and a
+// rename is refused while any trigger names a missing table, so the v2 triggers on items that read
+// item_sources (item_source_times_*) go first; every v2 trigger involved is recreated verbatim.
+// The old copy's freed pages leave the file through the VACUUM the store runs after this migration (`vacuum`).
+
+/** A v2 trigger, verbatim (the shipped text: what v3 recreates after rebuilding its table). */
+function v2Trigger(name: string): string {
+  const sql = V2.find((s) => s.startsWith(`CREATE TRIGGER ${name} `));
+  if (!sql) throw new Error(`schema: no v2 trigger ${name}`);
+  return sql;
+}
+
+/** Rebuilds `table` as `create` (its new definition, WITHOUT ROWID) keeping every row. */
+function rebuild(table: string, create: string, columns: string[], indexes: string[], triggers: string[]): string[] {
+  const cols = columns.join(', ');
+  return [
+    create.replace(`CREATE TABLE ${table} `, `CREATE TABLE ${table}_v3 `),
+    `INSERT INTO ${table}_v3 (${cols}) SELECT ${cols} FROM ${table}`,
+    `DROP TABLE ${table}`,
+    `ALTER TABLE ${table}_v3 RENAME TO ${table}`,
+    ...indexes,
+    ...triggers.map(v2Trigger),
+  ];
+}
+
+const SOURCE_TIMES = ['item_source_times_insert', 'item_source_times_delete', 'item_source_times_update'];
+
+const V3: string[] = [
+  // Indexes no query uses (checked with EXPLAIN QUERY PLAN on the repositories' queries: nothing filters, joins
+  // or orders items by blob_hash or path). items_blob held a 64-hex hash per raw message: ~5 % of a store.
+  'DROP INDEX items_blob',
+  'DROP INDEX items_path',
+  ...SOURCE_TIMES.map((t) => `DROP TRIGGER ${t}`),
+  ...rebuild('item_sources', `CREATE TABLE item_sources (
+    item_id TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    PRIMARY KEY (item_id, source_id)
+  ) WITHOUT ROWID`, ['item_id', 'source_id'], ['CREATE INDEX item_sources_source ON item_sources(source_id)'],
+  ['item_source_stats_insert', 'item_source_stats_delete', ...SOURCE_TIMES]),
+];
+
+/** Forward migrations; entry i brings the database to `version` i+1. Never edit a shipped entry. `vacuum`: the
+ *  migration rebuilds tables, so the store VACUUMs once after it (the old copies' pages leave the file). */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, up: V1 }, { version: 2, up: V2 }, { version: 3, up: V3, vacuum: true }];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -719,6 +719,7 @@ export class Store extends Disposable {
       throw new MemoryError('E_INTERNAL', `schema migration from version ${from} failed: ${(e as Error).message}`);
     }
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    if (todo.some((m) => m.vacuum)) db.exec('VACUUM'); // a migration rebuilt tables: their old pages leave the file
     this.logger.info('store.migrated', { from, to: SCHEMA_VERSION });
     return from;
   }

@@ -7,11 +7,9 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import initSqlJs from 'sql.js';
 import { DashboardData, type DashboardOptions } from '../../../src/vscode/dashboard/dashboardData';
 import type { ItemInput } from '../../../src/engine/store/repositories';
-import { SNAPSHOT_FILE } from '../../../src/engine/store/store';
-import { MIGRATIONS } from '../../../src/engine/store/schema';
+import { downgradeTo } from '../store/schemaDowngrade';
 import { internals } from '../../../src/engine/internals';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
 
@@ -118,26 +116,6 @@ function figures(t: TestEngine, opts: DashboardOptions): Figures {
   };
 }
 
-/** Brings a store back to schema 1 as the previous release left it: no kept figures, version 1. */
-async function downgradeToV1(storeDir: string): Promise<void> {
-  const SQL = await initSqlJs();
-  const file = path.join(storeDir, SNAPSHOT_FILE);
-  const db = new SQL.Database(readFileSync(file));
-  // Everything schema 1 does not create goes (whatever later versions add).
-  const v1 = new SQL.Database();
-  for (const stmt of MIGRATIONS[0]!.up) v1.exec(stmt);
-  const names = (d: typeof db) => (d.exec("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")[0]?.values ?? []) as [string, string][];
-  const keep = new Set(names(v1).map(([, n]) => n));
-  v1.close();
-  const extra = names(db).filter(([, n]) => !keep.has(n));
-  for (const [type, name] of extra) if (type === 'trigger') db.exec(`DROP TRIGGER ${String(name)}`);
-  for (const [type, name] of extra) if (type === 'index') db.exec(`DROP INDEX ${String(name)}`);
-  for (const [type, name] of extra) if (type === 'table') db.exec(`DROP TABLE ${String(name)}`);
-  db.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'; PRAGMA user_version = 1");
-  writeFileSync(file, db.export());
-  db.close();
-}
-
 describe('Dashboard and status figures (kept exact across processes, crashes and the schema migration)', () => {
   let t: TestEngine;
 
@@ -203,7 +181,7 @@ describe('Dashboard and status figures (kept exact across processes, crashes and
     // before still catches up on that record (the migration's compaction keeps what it touched).
     await t.engine.close();
     await inChild(t.storeDir, [['items', 'touchAccess', ['rw:m0'], T0]], true);
-    await downgradeToV1(t.storeDir);
+    await downgradeTo(t.storeDir, 1);
     await t.reopen();
     assert.equal(internals(t.engine).store.openReport.migratedFrom, 1);
     assert.deepEqual([t.engine.indexOpen.mode, t.engine.indexOpen.caughtUp], ['loaded', 1]);
