@@ -278,7 +278,8 @@ const V2: string[] = [
 // journal records — plain statements on the table — replay the same on v3; nothing reads its rowid.
 // raw_blobs stays a rowid table: measured, WITHOUT ROWID made it larger — its chunk_id index then carries the
 // 64-hex hash instead of a rowid, and rows keyed by a random hash fill their pages less than rows appended by rowid.
-// Also dropped: two indexes on items that no query uses (items_blob, items_path).
+// Also dropped: items_path, an index on items that no query uses. items_blob stays: forget asks it whether another
+// item still points at a raw-record message (items.blobSharedWith) — without it, a scan of every row per forget.
 // The table is rebuilt (create, copy, drop, rename): dropping it drops its index and the triggers ON it, and a
 // rename is refused while any trigger names a missing table, so the v2 triggers on items that read
 // item_sources (item_source_times_*) go first; every v2 trigger involved is recreated verbatim.
@@ -307,9 +308,8 @@ function rebuild(table: string, create: string, columns: string[], indexes: stri
 const SOURCE_TIMES = ['item_source_times_insert', 'item_source_times_delete', 'item_source_times_update'];
 
 const V3: string[] = [
-  // Indexes no query uses (checked with EXPLAIN QUERY PLAN on the repositories' queries: nothing filters, joins
-  // or orders items by blob_hash or path). items_blob held a 64-hex hash per raw message: ~5 % of a store.
-  'DROP INDEX items_blob',
+  // An index no query uses (checked with EXPLAIN QUERY PLAN on the repositories' queries: nothing filters, joins
+  // or orders items by path).
   'DROP INDEX items_path',
   ...SOURCE_TIMES.map((t) => `DROP TRIGGER ${t}`),
   ...rebuild('item_sources', `CREATE TABLE item_sources (
