@@ -25,13 +25,20 @@ const FRAME = /\b(?:remember\w*|keep (?:this |it )?in (?:mind|(?:your )?memory)|
 
 // A bank account given as a number: IBAN, "account 4451 8821 09", a crypto wallet.
 const PAYEE = /\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b|\b(?:bc1|0x)[a-z0-9]{24,}\b|\b(?:account|acct|konto|kontonummer|szamla\w*|cuenta|compte|wallet|iban)\b(?: \S+){0,3}? \d[\d -]{6,}\d\b/u;
+// Money that flows to that number (invoices, vendors, payroll …) — "remember my IBAN is …" is the user's own.
+const MONEY_FLOW = /\b(?:invoices?|payments?|pay|paid|payable|vendors?|suppliers?|payroll|salar\w*|reimburse\w*|refunds?|transfers?|wire|remit\w*|deposits?|donations?|company|official|rechnung\w*|zahl\w*|uberweis\w*|lieferant\w*|gehalt\w*|erstattung\w*|firmenkonto|szamlak\w*|fizet\w*|befizet\w*|utal\w*|beszallito\w*|fizetes\w*|factura\w*|pagos?|pagan?|proveedor\w*|transferencia\w*|nomina\w*|reembols\w*|factures?|paiements?|payer|reglee?s?|regler|fournisseurs?|virements?|salaires?|rembours\w*)\b/u;
+// A change stated as a fact, without a memory verb: "the team's HTTP client is now requets", "vendor invoices
+// are now paid to IBAN …", "the reset page has moved to http://acme-reset.info". Harm then needs a number that
+// takes money, a squatted package, or an odd link (not just "tell everyone").
+const CHANGE = /\b(?:(?:is|are) now|now (?:goes?|paid|payable|lives?|points?|hosted)|has (?:been )?(?:moved|changed|switched|updated)|(?:moved|changed|switched|migrated) to|new|updated|neue?[nrs]?|jetzt|ab sofort|geandert|umgezogen|uj|mostantol|megvaltoz\w*|atkoltoz\w*|ahora|nuev[oa]s?|cambi\w*|desormais|maintenant|nouve(?:au|lle)s?|change\w*|demenage\w*)\b/u;
 const SENSITIVE = String.raw`(?:passw\w*|password|login|log-in|sign-in|signin|credential\w*|2fa|mfa|otp|sso|vpn|admin\w*|reset\w*|verif\w*|account|payments?|pay|invoices?|billing|refunds?|reimburse\w*|wire|bank\w*|support line|helpdesk|zugangsdaten|anmeld\w*|zahlung\w*|rechnung\w*|uberweis\w*|erstattung\w*|jelsz\w*|bejelentkez\w*|szaml\w*|fizet\w*|visszaterit\w*|utal\w*|contrasen\w*|clave|acceso|pago\w*|factura\w*|reembols\w*|transferencia|mot de passe|mdp|connexion|identifiants|paiement\w*|facture\w*|rembours\w*|virement\w*)`;
 const TARGET = String.raw`(?:https?:\/\/|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|\+\d[\d ()-]{6,}\d|\b\d{1,3}(?:\.\d{1,3}){3}\b)`;
 const ENTRY = new RegExp(String.raw`\b${SENSITIVE}\b[^.!?\n]{0,120}?${TARGET}|${TARGET}[^\n]{0,60}?\b${SENSITIVE}\b`, 'u');
 // A team's own login or billing page is a fact worth keeping ("the SSO portal is https://sso.acme.dev"); a planted
 // one comes as plain http, a bare IP, a look-alike host ("acme-reset.help", "payroll-acme-login.com"), or with
 // an order to send other people there.
-const ODD_TARGET = /http:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|https?:\/\/[^\s/]*(?:-(?:login|signin|verify|secure|reset|account|support|help|wallet|refund|payroll|pay|billing|invoice|jelszo|clave|mdp)|(?:login|signin|verify|secure|reset|account|support|help|wallet|refund|payroll|pay|billing|invoice|jelszo|clave|mdp)-)|https?:\/\/[^\s/]+\.(?:help|xyz|top|click|info|ru|tk|zip|support|co|live|online|site)(?:\/|\s|$)/u;
+const PRIVATE_HOST = String.raw`(?:localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|[\w-]+\.(?:local|lan|internal|corp|home))\b`;
+const ODD_TARGET = new RegExp(String.raw`http:\/\/(?!${PRIVATE_HOST})|(?<![\d.]|\/\/)\b(?!${PRIVATE_HOST})\d{1,3}(?:\.\d{1,3}){3}\b|https?:\/\/[^\s/]*(?:-(?:login|signin|verify|secure|reset|account|support|help|wallet|refund|payroll|pay|billing|invoice|jelszo|clave|mdp)|(?:login|signin|verify|secure|reset|account|support|help|wallet|refund|payroll|pay|billing|invoice|jelszo|clave|mdp)-)|https?:\/\/[^\s/]+\.(?:help|xyz|top|click|info|ru|tk|zip|support|co|live|online|site)(?:[\/:]|\s|$)`, 'u');
 const TELL_OTHERS = /\b(?:tell|send|direct|point|refer|forward|give)\w* (?:it )?(?:to )?(?:everyone|everybody|users?|them|people|customers|clients|colleagues|anyone|him|her)\b|\b(?:when(?:ever)?|if) (?:someone|anyone|somebody|a user|the user|users|people|a customer|customers) (?:asks?|wants?|needs?|requests?)\b|\b(?:wenn|falls) (?:jemand|ein nutzer|der nutzer|kunden?)\b|\b(?:schick|sende|sag|verweis)\w* (?:ihn|sie|allen|jedem|die nutzer|den nutzer)\b|\bha valaki\b|\b(?:kuldd|mondd|iranyitsd)\b|\b(?:cuando|si) (?:alguien|el usuario|un cliente)\b|\b(?:mandal[oa]s?|envial[oa]s?|diles|dile)\b|\b(?:quand|si) (?:quelqu'un|l'utilisateur|un client)\b|\b(?:envoie|redirige|dis)-(?:le|la|les|leur)\b/u;
 const CONCEAL = /\b(?:silently|secretly|quietly|covertly|without (?:telling|mentioning|informing|notifying)|(?:don't|do not|never|dont) (?:mention|tell|say|inform|warn|reveal|show)|heimlich|stillschweigend|ohne (?:es )?(?:zu erwahnen|zu sagen|bescheid)|erwahn\w* [^.!?\n]{0,30}?nicht|nicht (?:mehr )?erwahn\w*|sag\w* [^.!?\n]{0,30}?nichts|titokban|szo nelkul|ne emlitsd|ne szolj|ne mondd el|en secreto|silenciosamente|sin (?:decir nada|mencionar|avisar)|no (?:menciones|digas|avises)|en silence|silencieusement|discretement|secretement|sans (?:le dire|mentionner|prevenir)|ne (?:mentionne|dis|previens) (?:pas|rien))\b/u;
 const STEER = /\b(?:recommend\w*|suggest\w*|install\w*|send\w*|redirect\w*|forward\w*|link\w*|pay\w*|transfer\w*|warning\w*|security|vulnerab\w*|risk\w*|empfiehl\w*|empfehl\w*|schick\w*|installier\w*|paket\w*|konto|warnung\w*|ajanl\w*|kuld\w*|telepit\w*|csomag\w*|figyelmeztet\w*|recomiend\w*|recomend\w*|envia\w*|manda\w*|instala\w*|paquete\w*|advertencia\w*|recommande\w*|envoie\w*|installe\w*|paquet\w*|avertissement\w*)\b/u;
@@ -71,12 +78,19 @@ function squatted(view: string): boolean {
 
 /** A note, rule or fact meant to be kept that redirects money, credentials, packages or trust. */
 export function memoryPlant(views: string): boolean {
-  if (!FRAME.test(views)) return false; // the common case
-  for (const view of views.split('\n\u0000\n')) {
-    if (!FRAME.test(view)) continue;
-    if (PAYEE.test(view) || UNCHECKED.test(view) || squatted(view)) return true;
-    if (ENTRY.test(view) && (ODD_TARGET.test(view) || TELL_OTHERS.test(view) || CONCEAL.test(view))) return true;
-    if (CONCEAL.test(view) && STEER.test(view)) return true;
+  if (!FRAME.test(views) && !CHANGE.test(views)) return false; // the common case
+  const all = views.split('\n\u0000\n');
+  for (const view of all) {
+    // Package names are read in the plain view only: the l33t view turns "urllib3" into "urllibe".
+    const squat = view === all[0] && squatted(view);
+    const payee = PAYEE.test(view) && MONEY_FLOW.test(view);
+    if (FRAME.test(view)) {
+      if (payee || squat || UNCHECKED.test(view)) return true;
+      if (ENTRY.test(view) && (ODD_TARGET.test(view) || TELL_OTHERS.test(view) || CONCEAL.test(view))) return true;
+      if (CONCEAL.test(view) && STEER.test(view)) return true;
+    } else if (CHANGE.test(view) && (payee || squat || (ENTRY.test(view) && ODD_TARGET.test(view)))) {
+      return true;
+    }
   }
   return false;
 }
