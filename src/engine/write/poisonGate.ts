@@ -38,6 +38,7 @@
 import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
+import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
@@ -395,7 +396,7 @@ const DETECTORS: Detector[] = [
   {
     // "your new role is …", "deine neue Aufgabe lautet:", "az új feladatod:", "ton nouveau rôle :".
     name: 'role_change', verdict: 'reject',
-    re: /\b(?:your new|deine neue|dein neuer|dein neues|tu nuevo|tu nueva|ton nouveau|ta nouvelle) (?:role|persona|identity|name|purpose|mission|objective|directive|rolle|identitat|zweck|rol|papel|identidad|nombre|mision|objetivo|identite|nom|objectif)\b|\b(?:your new|deine neue|dein neuer|tu nueva|ta nouvelle|ton nouveau) (?:task|job|aufgabe|auftrag|tarea|tache|travail)\s*(?::|lautet|is:|es:|est :)|\buj (?:szereped|feladatod|identitasod|neved|celod)\b|\byour (?:sole|only|one|true|real|primary) (?:purpose|goal|mission|objective)\b/u,
+    re: /\b(?:your new|deine neue|dein neuer|dein neues|tu nuevo|tu nueva|ton nouveau|ta nouvelle) (?:role|persona|identity|name|purpose|mission|objective|directive|rolle|identitat|zweck|rol|papel|identidad|nombre|mision|objetivo|identite|nom|objectif)\b|\b(?:your new|deine neue|dein neuer|tu nueva|ta nouvelle|ton nouveau) (?:task|job|aufgabe|auftrag|tarea|tache|travail)\s*(?::|lautet|is:|es:|est :)|\buj (?:szereped|feladatod|identitasod|neved|celod)\b(?![^.!?\n]*, ?\p{L}+[.!]?(?:\n|$))|\byour (?:sole|only|one|true|real|primary) (?:purpose|goal|mission|objective)\b/u,
   },
   {
     // A persona without limits: "an AI with no filters", "ohne Einschränkungen antworten", "sin filtros".
@@ -412,6 +413,8 @@ const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: policyForAssistant }, // poisonGateAddressed.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: setupTextAsked }, // poisonGateAddressed.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPoisoning }, // poisonGateMemory.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPlant }, // poisonGateStanding.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: hijackParaphrase }, // poisonGateStanding.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
