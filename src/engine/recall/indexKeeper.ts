@@ -217,6 +217,7 @@ export class IndexKeeper extends Disposable {
     const index = this.index;
     if (this.store.openReport.needsReindex && index.size === 0) return;
     const started = Date.now();
+    let wrote = false;
     try {
       const seq = this.store.seq;
       if (seq !== this.persisted.seq || index.version !== this.persisted.version) {
@@ -228,6 +229,7 @@ export class IndexKeeper extends Disposable {
           this.persisted.seq = seq;
           this.persisted.version = index.version;
           this.changedSinceImage = new Set();
+          wrote = true;
         }
       }
       if (index.vectorVersion !== this.persisted.vectorVersion || this.persisted.embedder !== index.embedderId) {
@@ -238,9 +240,11 @@ export class IndexKeeper extends Disposable {
           index.saveVectors(this.vectorFile(index.embedderId));
           this.persisted.vectorVersion = index.vectorVersion;
           this.persisted.embedder = index.embedderId;
+          wrote = true;
         }
       }
-      this.logger.info('index.saved', { why, seq, items: index.size, vectors: index.vectorCount, ms: Date.now() - started });
+      // Only when a file was written (both saves skipped, or nothing changed: no "saved" line).
+      if (wrote) this.logger.info('index.saved', { why, seq, items: index.size, vectors: index.vectorCount, ms: Date.now() - started });
     } catch (e) {
       this.logger.warn('index.save_failed', { why, error: errorCode(e) });
     }

@@ -8,8 +8,7 @@
 // stays. So do a flagged prompt, a flagged frame (a fake tool call such as `"name": "set_system_prompt"`) and any
 // role object left that this step could not take apart.
 
-/** A gate verdict (declared here so this module imports nothing from the gate). */
-export interface CodeJudged<D> { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }
+import type { Judged } from './poisonGateQuotes';
 
 // One message object: `{ … "role": "system" … }` without nested braces (≤ 2,400 chars).
 const ROLE_OBJECT = /\{[^{}]{0,200}?["']role["']\s*:\s*["'](?:system|developer|user|assistant|tool)["'][^{}]{0,2200}\}/gu;
@@ -24,7 +23,7 @@ const CODE_SIGNALS: readonly RegExp[] = [
   /^\s*(?:import\s|from\s+[\w.]+\s+import\s|const\s|let\s|var\s|def\s|async\s+def\s|function\s|class\s|return\s|export\s|package\s|using\s|#include\s)/mu,
   /\b[\w$]+\s*=\s*\[/u, // `messages = [`
   /\.\s*(?:create|chat|invoke|generate|complete|completions|send|post|run|stream|toEqual|toBe|equal)\s*\(/u,
-  /\b(?:await|async|lambda|=>|self\.|this\.|None|null|undefined|True|False)\b|=>/u,
+  /\b(?:await|async|lambda|self\.|this\.|None|null|undefined|True|False)\b|=>/u,
   /;\s*$/mu,
   /^[A-Z][A-Z0-9_]{2,}\s*=\s*(?:[rbf]?["'[{(])/mu, // a constant: `SYSTEM_PROMPT = "…"`
   /^\s*[\]})]+[,;)]*\s*$/mu, // a line closing a literal or a call
@@ -60,7 +59,7 @@ function takeApart(text: string): { prompts: string[]; frame: string } | null {
 }
 
 /** `whole`: the gate's verdict on `text`; `judge`: the gate's stages (rules + classifier). */
-export function promptInCode<D>(text: string, whole: CodeJudged<D>, judge: (t: string) => CodeJudged<D>): CodeJudged<D> {
+export function promptInCode<D>(text: string, whole: Judged<D>, judge: (t: string) => Judged<D>): Judged<D> {
   if (whole.verdict === 'pass' || whole.detector !== 'json_role') return whole;
   const json = jsonDocument(text);
   if (!json && CODE_SIGNALS.filter((re) => re.test(text)).length < 2) return whole;
