@@ -179,10 +179,10 @@ export class ContextScratch {
     for (let i = 0; i < len; i += 2) {
       const ord = p[i]!;
       const m = mark[ord]!;
-      if (m === 0 || ordLen[ord] === 0) continue;
+      if (m === 0 || ordLen[ord] === 0 || !this.ok(ord)) continue;
       const tf = p[i + 1]!;
       if (m & 1) tfs[ord] += tf;
-      if (!(m & 2) || !this.ok(ord)) continue;
+      if (!(m & 2)) continue;
       const s = this.resolve(ord), e = s + this.linkCount[ord]!;
       for (let j = s; j < e; j++) {
         const lo = this.linkOrd[j]!;
@@ -260,12 +260,13 @@ export class ContextScratch {
     const tfs = this.tf, ordLen = this.ix.ordLen;
     for (let i = 0; i < len; i += 2) {
       const ord = p[i]!;
-      if (ordLen[ord] === 0) continue;
+      // A doc the filter refuses is never returned and lends its words to no neighbour: skip it whole
+      // (its own score, and the links it would resolve for its length, were most of a scoped query's work).
+      if (ordLen[ord] === 0 || !this.ok(ord)) continue;
       const tf = p[i + 1]!;
       if (tfs[ord] === 0) reached.push(ord);
       tfs[ord] += tf;
       // Links are symmetric: this doc's words reach each linked doc at the link's weight.
-      if (!this.ok(ord)) continue;
       const s = this.resolve(ord), e = s + this.linkCount[ord]!;
       for (let j = s; j < e; j++) {
         const lo = this.linkOrd[j]!;
