@@ -65,7 +65,8 @@ function corpus(seed: number, n: number, words: string[]) {
 }
 
 describe('KeywordIndex expanded search pruning', () => {
-  it('returns exactly what scoring every posting returns, and prunes most queries', () => {
+  it('returns exactly what scoring every posting returns, and prunes most queries', function () {
+    this.timeout(30_000);
     const words = vocabulary(600);
     const N = 4000;
     const { idx, rng } = corpus(7, N, words);
@@ -89,6 +90,43 @@ describe('KeywordIndex expanded search pruning', () => {
     }
     assert.equal(queries, 400);
     assert.ok(pruned > queries / 4, `pruned ${pruned} of ${queries}`);
+  });
+
+  it('scores as BM25F written out by hand: refused docs neither score nor lend their words', () => {
+    const words = vocabulary(80);
+    const N = 600;
+    const rng = seeded(11);
+    const texts = Array.from({ length: N }, () => Array.from({ length: 2 + Math.floor(rng.next() * 12) }, () => words[zipf(rng, words.length)]!));
+    const idx = new KeywordIndex();
+    texts.forEach((t, d) => idx.add(d, t.join(' '), null));
+    const context = conversations(N, 20);
+    const allowed = (d: number) => d % 5 !== 2;
+    const avg = texts.reduce((n, t) => n + t.length, 0) / N;
+    const df = new Map<string, number>();
+    for (const t of texts) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
+    for (let q = 0; q < 60; q++) {
+      const terms = [...new Set(Array.from({ length: 1 + (q % 4) }, () => words[zipf(rng, words.length)]!))];
+      // By hand: tf and length of a doc count its allowed neighbours at their weights.
+      const want: { docId: number; score: number }[] = [];
+      for (let d = 0; d < N; d++) {
+        if (!allowed(d)) continue;
+        const links = context.linksOf(d).filter((l) => allowed(l.docId));
+        const norm = 1 + links.reduce((n, l) => n + l.weight, 0);
+        const effLen = texts[d]!.length + links.reduce((n, l) => n + l.weight * texts[l.docId]!.length, 0);
+        let score = 0;
+        for (const t of terms) {
+          const count = (x: number) => texts[x]!.filter((w) => w === t).length;
+          const idf = Math.log(1 + (N - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+          const tf = count(d) + links.reduce((n, l) => n + l.weight * count(l.docId), 0);
+          if (tf > 0) score += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * effLen) / (avg * norm)));
+        }
+        if (score > 0) want.push({ docId: d, score });
+      }
+      want.sort((a, b) => b.score - a.score || a.docId - b.docId);
+      const got = idx.search(terms, 10, { context, filter: allowed });
+      assert.deepEqual(got.map((h) => h.docId), want.slice(0, 10).map((h) => h.docId), `query ${terms.join(' ')}`);
+      got.forEach((h, i) => assert.ok(Math.abs(h.score - want[i]!.score) < 1e-4 * want[i]!.score, `score of ${h.docId}`));
+    }
   });
 
   it('gives equal scores to the lower doc id whatever the order they were pushed in', () => {
