@@ -41,6 +41,7 @@ import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
+import { judgeProse, sourceProse } from './poisonGateSource';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
@@ -498,6 +499,11 @@ export function createGate(model: GateModel | null): GateFn {
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
     if (ruled.verdict !== 'pass' || !model) return ruled;
+    const prose = sourceProse(text); // mostly source code: the classifier judges the prose inside it (poisonGateSource.ts)
+    if (prose) {
+      const v = judgeProse(prose, { score: (t) => modelLogit(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
+      return v === 'pass' ? ruled : { verdict: v, detector: 'classifier' };
+    }
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
