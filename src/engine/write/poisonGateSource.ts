@@ -21,9 +21,10 @@ const wordCount = (s: string): number => s.match(WORDS)?.length ?? 0;
  * A small lexer for C-like, Python, Go, shell and YAML: line, block and `#` comments; `"…"`, `'…'`, `` `…` ``,
  * `"""…"""`, `'''…'''` literals. An apostrophe inside a word (`don't`) opens no literal.
  */
-export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[] } {
+export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]; withComments: string } {
   const pieces: ProsePiece[] = [];
   let frame = '';
+  let withComments = ''; // the frame with the comments left in
   let i = 0;
   let lastLiteralEnd = -2; // frame length right after the last literal (to join "a " + "b")
   const n = text.length;
@@ -33,6 +34,7 @@ export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]
     if (lastLiteralEnd >= 0 && prev && !prev.comment && /^[\s+\\]*$/u.test(glue)) prev.text += s;
     else pieces.push({ text: s, comment: false });
     frame += '""';
+    withComments += '""';
     lastLiteralEnd = frame.length;
   };
   while (i < n) {
@@ -43,9 +45,10 @@ export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]
       let end = text.indexOf('\n', i);
       if (end < 0) end = n;
       // "//" after a colon or a word is a URL's (https://…) or a path's, not a comment.
-      if (c === '/' && /[:\w]$/u.test(prevCh)) { frame += c; i++; continue; }
+      if (c === '/' && /[:\w]$/u.test(prevCh)) { frame += c; withComments += c; i++; continue; }
       const body = text.slice(i + (c === '/' ? 2 : 1), end).replace(/^[#/!\s]+/u, '');
       pieces.push({ text: body, comment: true });
+      withComments += text.slice(i, end);
       i = end;
       continue;
     }
@@ -53,6 +56,7 @@ export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]
       let end = text.indexOf('*/', i + 2);
       if (end < 0) end = n - 2;
       pieces.push({ text: text.slice(i + 2, end).replace(/^\s*\*+/gmu, ' '), comment: true });
+      withComments += text.slice(i, end + 2);
       i = end + 2;
       continue;
     }
@@ -60,8 +64,10 @@ export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]
       let end = text.indexOf(c.repeat(3), i + 3);
       if (end < 0) end = n;
       // A docstring (a triple-quoted string standing as a statement) is text for the reader, like a comment.
-      if (/(?:^|\n)[ \t]*$/u.test(frame.slice(-200))) pieces.push({ text: text.slice(i + 3, end), comment: true });
-      else pushLiteral(text.slice(i + 3, end));
+      if (/(?:^|\n)[ \t]*$/u.test(frame.slice(-200))) {
+        pieces.push({ text: text.slice(i + 3, end), comment: true });
+        withComments += text.slice(i, end + 3);
+      } else pushLiteral(text.slice(i + 3, end));
       i = end + 3;
       continue;
     }
@@ -83,9 +89,10 @@ export function cutLiterals(text: string): { frame: string; pieces: ProsePiece[]
       }
     }
     frame += c;
+    withComments += c;
     i++;
   }
-  return { frame, pieces: pieces.filter((p) => wordCount(p.text) >= 3) };
+  return { frame, pieces: pieces.filter((p) => wordCount(p.text) >= 3), withComments };
 }
 
 // A line of code (after literals were cut): it ends like a statement or opens a block, starts with a keyword,
@@ -146,8 +153,10 @@ function yamlValues(frame: string, pieces: ProsePiece[]): { frame: string; piece
  * more than one remaining line reads as a sentence (a README with a snippet is prose, not code).
  */
 export function sourceProse(text: string): ProsePiece[] | null {
-  if (text.length < 24 || !/\n/u.test(text.trim()) || !/[;{}=([]|:\s*$/mu.test(text)) return null;
+  if (text.length < 24 || !/[;{}=([]|:\s*$/mu.test(text)) return null;
   const cut = cutLiterals(text);
+  // One line: only a constant holding a literal (`SYSTEM_PROMPT = "…"`) is code.
+  if (!/\n/u.test(text.trim())) return /^[A-Za-z_$][\w$.]*\s*(?::\s*\w+\s*)?=\s*[frbu]?""\s*;?$/u.test(cut.frame.trim()) ? cut.pieces : null;
   const { frame, pieces } = yamlValues(cut.frame, cut.pieces);
   const lines = frame.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^```/u.test(l));
   let code = 0;
@@ -186,4 +195,23 @@ export function judgeProse(pieces: readonly ProsePiece[], j: PieceJudge): 'rejec
     } else if (z >= j.rejectAt) verdict = 'untrusted';
   }
   return verdict;
+}
+
+// The code around a quoted attack is a test, an eval or a guard: the literal is test data, not a prompt in use.
+const HARNESS = /\b(?:expect|assert\w*|(?:it|test|describe)\s*\(|evals?|eval_\w+|\w*_eval|expected|erwartet|vart|esperado|attendu|refusal|ablehnung|elutasitas|rechazo|refus|jailbreak\w*|red[-_]?team\w*|redteam|injection)\b/iu;
+
+/**
+ * A rule hit inside a string literal of source code (`whole`: the gate's verdict; `judge`: the gate's stages). The
+ * code and its comments with every literal blanked are gated again: a hit there stands. A hit only inside literals
+ * is code *quoting* an instruction — a test case or eval row quoting an attack, a system prompt telling its model to
+ * use a tool —: in a test/eval/guard harness it passes; otherwise a quarantine becomes `untrusted` (the literal still
+ * reads as an attack), and a tool request in a prompt passes (agent code tells its model which tools to use).
+ */
+export function quotedInCode<D>(text: string, whole: { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }, judge: (t: string) => { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }, toolDetector: D): { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null } {
+  if (whole.verdict === 'pass' || whole.detector === 'classifier' || !sourceProse(text)) return whole;
+  const { withComments } = cutLiterals(text);
+  if (judge(withComments).verdict !== 'pass') return whole;
+  if (HARNESS.test(withComments)) return { verdict: 'pass', detector: null };
+  if (whole.detector === toolDetector) return { verdict: 'pass', detector: null };
+  return { verdict: 'untrusted', detector: whole.detector };
 }
