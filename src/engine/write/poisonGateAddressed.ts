@@ -59,14 +59,6 @@ function botCommand(rest: string): boolean {
   return clauses.length > 0 && command(clauses[0]) && clauses.slice(1).every((c) => command(c) || (STATEMENT_START.has(c[0]) && !c.some((w) => SECOND_PERSON.test(w))));
 }
 
-// A tool's bot (`@jira-bot`, `@deploybot`, `@standup-bot`): its name says what it is for, and "bot" is all that
-// makes it one — not an AI part such as "ai", "gpt", "assistant", "copilot", "chat".
-const TOOL_BOT = /^(?![\p{L}\p{N}_-]*(?:ai|ki|gpt|llm|assist|copilot|claude|chat|agent|helper)[\p{L}\p{N}_-]*$)[\p{L}\p{N}_]+-?bot$/u;
-// What an order to a tool bot must not touch to count as its ordinary command: the assistant's instructions,
-// secrets, memory, other addresses, or removal of everything.
-const SENSITIVE = /\b(?:instruction\w*|prompt\w*|rules?|memor\w*|passw\w*|secret\w*|token\w*|keys?|credential\w*|env|ssh|https?|url|link|e-?mail|send|upload|export\w*|forward|delete all|everything|anweisung\w*|regeln|speicher\w*|geheim\w*|schlussel\w*|zugangsdaten|sende|schick\w*|utasitas\w*|szabaly\w*|jelsz\w*|titk\w*|kulcs\w*|kuldd?|instrucciones|reglas|memoria|contrasen\w*|secretos?|claves?|envia\w*|consignes|regles|memoire|mots? de passe|secrets?|cles?|envoie\w*)\b/u;
-const toolBotTask = (handle: string, rest: string): boolean => TOOL_BOT.test(handle) && !SENSITIVE.test(rest.split(/\n/, 1)[0]);
-
 // "mi"/"ki" are the Hungarian/German "AI" but also "my", "who": inside a label they name an AI only last
 // ("An die KI:") or before a relative word ("az MI, amely …"), not in "Mensaje de mi hermano:".
 const AMBIGUOUS_AI = new Set(['mi', 'ki']);
@@ -110,7 +102,7 @@ export function addressedImperative(views: string): boolean {
     MENTION.lastIndex = 0;
     for (let m = MENTION.exec(view); m; m = MENTION.exec(view)) {
       const rest = view.slice(m.index + m[0].length);
-      if (AI_WORD(m[1]) && !botCommand(rest) && !toolBotTask(m[1], rest) && orderFollows(rest)) return true;
+      if (AI_WORD(m[1]) && !botCommand(rest) && orderFollows(rest)) return true;
     }
     VOCATIVE.lastIndex = 0;
     for (let m = VOCATIVE.exec(view); m; m = VOCATIVE.exec(view)) {
