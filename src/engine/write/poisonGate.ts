@@ -509,10 +509,15 @@ export function createGate(model: GateModel | null): GateFn {
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
+  const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only at its reject threshold
+    const views = gateViews(text);
+    const ruled = rulesOnViews(views);
+    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < model.rejectAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
+  };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);
     if (whole.verdict === 'pass') return whole;
-    const coded = quotedInCode(text, promptInCode(text, whole, twoStages), twoStages, 'tool_request'); // prompts in source code (poisonGateCode.ts, poisonGateSource.ts)
+    const coded = quotedInCode(text, promptInCode(text, whole, twoStages, literal), twoStages, 'tool_request'); // prompts in source code (poisonGateCode.ts, poisonGateSource.ts)
     return coded.verdict === 'pass' ? coded : reportedSpeech(fold(text), coded, twoStages);
   };
   return (text: string): GateResult => {

@@ -27,6 +27,11 @@ const FRENCH = /\b(?:le|la|les|des|une|est|et|dans|pour|sur|avec|qui|que|au|aux)
 const GERMAN = /\b(?:der|die|das|und|ist|nicht|ein|eine|mit|sich|auf|dem|den|zu)\b/gu;
 const germanDu = (s: string): boolean => /\bdu\b/u.test(s) && (s.match(GERMAN)?.length ?? 0) >= (s.match(FRENCH)?.length ?? 0);
 
+// An attack *described* in a sentence rather than quoted: "(the text) tries to make the model drop its original
+// instructions", "versucht, das Modell dazu zu bringen …", "próbálja rávenni a modellt …", "intenta que el modelo
+// olvide …", "tente de faire oublier … au modèle". The rest of the sentence is blanked like a quotation.
+const DESCRIBED = /\b(?:tries|try|trying|tried|attempts?|attempting|attempted|wants?|wanted)\s+to\s+(?:make|get|trick|convince|force|persuade|coax|manipulate)\s+(?:the |an? |its |our )?(?:model|assistant|ai|bot|llm|agent|chatbot)s?\b[^.!?\n]*|\b(?:versucht|versuchen|will|wollen)\b[^.!?\n]{0,30}?\b(?:das modell|den assistenten|die ki|den bot|den agenten)\b[^.!?\n]*|\b(?:probalja|probaljak|akarja|akarjak)\s+(?:ravenni|raszedni)\b[^.!?\n]*|\b(?:intenta|intentan|busca|buscan|trata de|tratan de)\s+(?:que|hacer que|conseguir que|enganar a)\s+(?:el|la|los)\s+(?:modelo|asistente|ia|bot|agente)\b[^.!?\n]*|\b(?:tente|tentent|essaie|essaient|cherche|cherchent)\s+(?:de |d')\s*(?:faire|pousser|amener|convaincre|forcer|tromper)\b[^.!?\n]*/gu;
+
 /** A gate verdict (poisonGate's GateResult; declared here so this module imports nothing from the gate). */
 export interface Judged<D> { verdict: 'reject' | 'untrusted' | 'pass'; detector: D | null }
 
@@ -42,6 +47,10 @@ export function reportedSpeech<D>(folded: string, whole: Judged<D>, twoStages: (
   });
   frame = frame.replace(TEMPLATE_TOKEN, (m, offset: number, all: string) => {
     if (!MENTION_BEFORE.test(all.slice(Math.max(0, offset - 16), offset))) return m;
+    quoted++;
+    return ' "…" ';
+  });
+  frame = frame.replace(DESCRIBED, () => {
     quoted++;
     return ' "…" ';
   });

@@ -57,8 +57,9 @@ export const TRAIN_DEFAULTS = {
   bits: 16, epochs: 40, seed: 20261201, learningRate: 0.1, l2: 2e-6, calibrationFolds: 5,
   // Benign out-of-fold quantiles the thresholds sit above (the benign flag / reject budget on training texts).
   untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
-  // Share of calibration texts (gate-benign-dev + LoCoMo, see calibrationTexts) above the untrusted threshold before its margin.
-  benignFlagRate: 0.01,
+  // Share of calibration texts (gate-benign-dev + LoCoMo, see calibrationTexts) above the untrusted threshold before its margin
+  // (0.8 %: the highest rate at which the gate5/gate4 dev lists of colleagues' messages still pass; 1 % let one through).
+  benignFlagRate: 0.008,
 } as const;
 
 
