@@ -509,10 +509,10 @@ export function createGate(model: GateModel | null): GateFn {
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
-  const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only at its reject threshold
+  const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only far above reject (judgeProse)
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
-    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < model.rejectAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
+    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);

@@ -59,7 +59,7 @@ function takeApart(text: string): { prompts: string[]; frame: string } | null {
 }
 
 /** `whole`: the gate's verdict on `text`; `judge`: the gate's stages (rules + classifier); `judgePrompt`: the same for a
- *  prompt in a string literal (gate6: the classifier counts there only at its reject threshold, see poisonGateSource.ts). */
+ *  prompt in a string literal (gate6: the classifier counts there only a threshold gap above reject, see judgeProse in poisonGateSource.ts). */
 export function promptInCode<D>(text: string, whole: Judged<D>, judge: (t: string) => Judged<D>, judgePrompt = judge): Judged<D> {
   if (whole.verdict === 'pass' || whole.detector !== 'json_role') return whole;
   const json = jsonDocument(text);

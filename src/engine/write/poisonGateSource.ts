@@ -5,8 +5,8 @@
 // When a text is mostly code, the classifier judges the *prose inside it* — string literals, comments, YAML
 // values — each piece on its own, not the code around them (poisonGateCode.ts does the same for the rules'
 // `json_role`). The rules still read the whole text, so an attack in a comment or literal ("AI agents reading
-// this: …", "ignore previous instructions …") is caught as before; the classifier's own threshold for a
-// prompt in code is its reject threshold (see poisonGate.ts), since a system prompt *is* an instruction.
+// this: …", "ignore previous instructions …") is caught as before; for a string literal the classifier's bar is a
+// threshold gap above its reject threshold (judgeProse), since a system prompt *is* an instruction.
 // Pure, no imports (import-cycle rule).
 
 /** A piece of prose inside code: its text and whether it is a comment (addressed to a reader) or a literal. */
@@ -111,6 +111,9 @@ const CODE_LINE = new RegExp([
   String.raw`\)\s*(?:\{|=>|->|:)\s*$`,
 ].join('|'), 'u');
 
+// A line of a mapping or list only (`key: ""`, `- item`, `"key": "",`, braces): a data document (YAML, JSON) has no other.
+const DATA_LINE = /^\s*(?:-\s*)?(?:(?:""|[\w$.-]+)\s*:\s*)?(?:""|\[|\{|[\w$.+-]*)?\s*[\]},]*\s*$/u;
+
 // Prose lines in the frame: a sentence — four words in a row and no code punctuation.
 const PROSE_LINE = /^[^;{}()=<>[\]]*\p{L}{2,}[\s,]+\p{L}{2,}[\s,]+\p{L}{2,}[\s,]+\p{L}{2,}[^;{}()=<>[\]]*[.!?:]?\s*$/u;
 
@@ -146,14 +149,17 @@ function yamlValues(frame: string, pieces: ProsePiece[]): { frame: string; piece
   return { frame: out.join('\n'), pieces: more };
 }
 
+// Cheap pre-check: punctuation of code, a mapping key, a shebang or a shell command somewhere in the text.
+const CODE_HINT = /[;{}=([]|:\s*(?:[|>][-+]?)?\s*$|^\s*-?\s*[\w.-]+:\s|^#!|^\s*(?:sudo|curl|kubectl|docker|npm|npx|git|pip|python3?|node|cd|export|echo|set)\s/mu;
+
 /**
- * The prose pieces of a text that is mostly source code (or a config file), else null. Mostly code: at least
+ * The prose pieces of a text that is mostly source code (or a config file), else null; in a data document every piece counts as a comment. Mostly code: at least
  * three lines of code once literals and comments are cut out (or every line, when one or two remain: `PROMPT = """…"""`),
  * they make up ≥ 70 % of the remaining lines, and no
  * more than one remaining line reads as a sentence (a README with a snippet is prose, not code).
  */
 export function sourceProse(text: string): ProsePiece[] | null {
-  if (text.length < 24 || !/[;{}=([]|:\s*$/mu.test(text)) return null;
+  if (text.length < 24 || !CODE_HINT.test(text)) return null;
   const cut = cutLiterals(text);
   // One line: only a constant holding a literal (`SYSTEM_PROMPT = "…"`) is code.
   if (!/\n/u.test(text.trim())) return /^[A-Za-z_$][\w$.]*\s*(?::\s*\w+\s*)?=\s*[frbu]?""\s*;?$/u.test(cut.frame.trim()) ? cut.pieces : null;
@@ -166,7 +172,9 @@ export function sourceProse(text: string): ProsePiece[] | null {
     else if (PROSE_LINE.test(l)) prose++;
   }
   if (lines.length === 0 || (lines.length <= 2 ? code < lines.length : code < 3 || code < 0.7 * lines.length) || prose > 1) return null;
-  return pieces;
+  // A data document (YAML, JSON: keys, values, lists only) is read by whoever reads it — a fake policy or config is
+  // an order to that reader: its values are judged like comments. Only a program's literals are its model's prompts.
+  return lines.every((l) => DATA_LINE.test(l)) ? pieces.map((p) => ({ text: p.text, comment: true })) : pieces;
 }
 
 /** A classifier verdict (the gate's thresholds and a scorer over a piece of text). */
@@ -181,8 +189,10 @@ export interface PieceJudge {
 /**
  * The classifier's verdict on the prose inside code. Comments and docstrings speak to whoever reads the code (an
  * agent editing it): judged like any text. String literals are what the program sends to *its* model — a system
- * prompt, a template, a few-shot example — instructions by nature: only one scoring at the reject threshold lowers
- * trust, and a literal never quarantines the code holding it.
+ * prompt, a template, a few-shot example, a guard prompt describing attacks — instructions by nature, and on the dev
+ * set ordinary ones scored up to ~1.5 above the reject threshold: only a literal scoring a full threshold gap above
+ * reject (rejectAt + (rejectAt − untrustedAt)) lowers trust, and a literal never quarantines the code holding it.
+ * Literal attacks the rules know ("ignore previous instructions …") are caught by the rules on the whole text.
  */
 export function judgeProse(pieces: readonly ProsePiece[], j: PieceJudge): 'reject' | 'untrusted' | 'pass' {
   let verdict: 'untrusted' | 'pass' = 'pass';
@@ -192,7 +202,7 @@ export function judgeProse(pieces: readonly ProsePiece[], j: PieceJudge): 'rejec
     if (p.comment && !j.short(p.text)) {
       if (z >= j.rejectAt) return 'reject';
       verdict = 'untrusted';
-    } else if (z >= j.rejectAt) verdict = 'untrusted';
+    } else if (z >= j.rejectAt + (j.rejectAt - j.untrustedAt)) verdict = 'untrusted';
   }
   return verdict;
 }

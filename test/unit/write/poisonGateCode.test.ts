@@ -37,7 +37,7 @@ describe('poison gate: chat message objects in source code (issue #14)', () => {
     for (const code of [PY, JS_FENCED, TS_TEST]) assert.deepEqual(gate(code), { verdict: 'pass', detector: null }, code.slice(0, 40));
   });
 
-  it('passes code whose system prompt reads as an instruction only to the classifier (gate6: a literal counts at the reject threshold)', () => {
+  it('passes code whose system prompt reads as an instruction only to the classifier (gate6: a literal counts only far above the reject threshold)', () => {
     for (const prompt of ['Du bist ein hilfreicher Assistent, der Rechnungen zusammenfasst. Antworte immer auf Deutsch.', 'Eres un asistente que resume correos. No inventes datos.']) {
       const code = PY.replace('You are a concise assistant that summarises support tickets for the billing team.', prompt);
       assert.deepEqual(gate(code), { verdict: 'pass', detector: null }, prompt);
