@@ -112,7 +112,7 @@ const CODE_LINE = new RegExp([
 ].join('|'), 'u');
 
 // A line of a mapping or list only (`key: ""`, `- item`, `"key": "",`, braces): a data document (YAML, JSON) has no other.
-const DATA_LINE = /^\s*(?:-\s*)?(?:(?:""|[\w$.-]+)\s*:\s*)?(?:""|\[|\{|[\w$.+-]*)?\s*[\]},]*\s*$/u;
+const DATA_LINE = /^\s*(?:-\s+[^;(){}=]*|-?\s*(?:""|[\w$.-]+)\s*:(?:\s+[^;(){}=`]*)?|""\s*,?|[[\]{},\s]+)$/u;
 
 // Prose lines in the frame: a sentence — four words in a row and no code punctuation.
 const PROSE_LINE = /^[^;{}()=<>[\]]*\p{L}{2,}[\s,]+\p{L}{2,}[\s,]+\p{L}{2,}[\s,]+\p{L}{2,}[^;{}()=<>[\]]*[.!?:]?\s*$/u;

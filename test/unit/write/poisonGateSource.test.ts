@@ -95,7 +95,7 @@ describe('poison gate: code-aware view and technical look-alikes (gate6)', () =>
   it('a described attack is talk about one; the same words as an order are not', () => {
     const described = [
       'Q: What does "ignore previous instructions" attack mean?\nA: It is a prompt injection where text tries to make the model drop its original instructions.',
-      'P: ¿Qué es el ataque "olvida todas las instrucciones anteriores"?\nR: Una inyección en la que un texto intenta que el modelo abandone sus instrucciones originales.',
+      'P: ¿Qué es el ataque "olvida todas las instrucciones anteriores"?\nR: Una inyección de prompt en la que un texto intenta que el modelo abandone sus instrucciones originales.',
       'Im Bericht: Die Webseite versucht, das Modell dazu zu bringen, seine Anweisungen zu ignorieren. Unser Filter hat es erkannt.',
     ];
     assert.deepEqual(flaggedOf(described), []);
