@@ -50,12 +50,20 @@ const BOT_COMMAND = new Set(('please pls rebase recreate merge squash and cancel
   'the a an its major minor patch version versions dependency dependencies update updates branch pr pull request now ' +
   'again when once after before ci checks check pass passes passed green is are it on onto main master develop ' +
   'refresh queue dequeue backport to retry rerun run tests test build label lockfile conflicts conflict has have ' +
-  'show conditions for with thanks thank bitte kerlek porfa svp failed failing job jobs pipeline workflow workflows flaky').split(' '));
+  'show conditions for with thanks thank bitte kerlek porfa svp failed failing job jobs pipeline workflow workflows flaky ' +
+  // Issue-tracker bots (gate6): assign a ticket, set its priority or status — five languages.
+  'assign assigned assignme me my priority prio high low medium status done todo set mark as ' +
+  'weise zu mir setze prioritat hoch niedrig mittel erledigt markiere als und es ' +
+  'rendeld hozzam nekem prioritas prioritast magas alacsony kozepes allapot kesz allitsd ' +
+  'asigname asigna asignar prioridad alta baja media estado hecho marca como con y ' +
+  'assigne-moi assigne assigner moi priorite haute basse moyenne statut fait marque comme en et').split(' '));
+// A ticket key (`PLAT-882`, Hungarian `PLAT-882-t`) is part of such a command.
+const TICKET = /^[a-z]{2,10}-\d+(?:-[a-z]{1,3})?$/;
 
 /** The line's first clause is a bot command, and every later clause is a statement ("…, the lockfile got out of sync"). */
 function botCommand(rest: string): boolean {
   const clauses = rest.split(/\n/, 1)[0].split(/[,;.!]+/).map(words).filter((c) => c.length > 0);
-  const command = (ws: string[]) => ws.every((w) => BOT_COMMAND.has(w) || /^v?\d[\d.x]*$/.test(w));
+  const command = (ws: string[]) => ws.every((w) => BOT_COMMAND.has(w) || /^v?\d[\d.x]*$/.test(w) || TICKET.test(w));
   return clauses.length > 0 && command(clauses[0]) && clauses.slice(1).every((c) => command(c) || (STATEMENT_START.has(c[0]) && !c.some((w) => SECOND_PERSON.test(w))));
 }
 

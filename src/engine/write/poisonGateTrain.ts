@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gateRules, gateViews } from './poisonGate';
+import { createGate, gateRules, gateViews } from './poisonGate';
 import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit } from './poisonGateModel';
 import { sourceProse } from './poisonGateSource';
 import { prng } from '../prng';
@@ -173,13 +173,19 @@ export interface TrainResult {
   calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number; texts?: number; textsFlagged?: number };
 }
 
-/** The shipped model's scores of the calibration texts the classifier decides alone (rules pass, not code, not a few words), sorted. */
+/**
+ * The shipped model's scores of the calibration texts the classifier decides alone (rules pass, not code, not a few
+ * words), sorted — leaving out a text the gate's later steps pass even when the classifier flags it (an attack
+ * quoted in a finding, a clean pasted chat): its score cannot make it flagged, so it must not move the threshold.
+ */
 export function calibrationScores(model: GateModel, texts: readonly string[]): number[] {
   const out: number[] = [];
   for (const t of texts) {
     if (typeof t !== 'string' || t.length === 0 || gateRules(t).verdict !== 'pass' || sourceProse(t)) continue;
     const views = gateViews(t);
-    if (!fewWords(views)) out.push(modelLogit(model, views));
+    if (fewWords(views)) continue;
+    const z = modelLogit(model, views);
+    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass') out.push(z);
   }
   return out.sort((a, b) => a - b);
 }
