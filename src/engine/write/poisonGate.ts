@@ -462,7 +462,8 @@ const DETECTORS: Detector[] = [
   {
     name: 'forget_all', verdict: 'untrusted',
     re: /(?<!\b(?:don't|do not|never|dont)\s)\bforget everything\b|\b(?:delete|wipe|erase|clear|purge|remove|forget)\s+(?:\S+\s+){0,3}?(?:memories|memory|stored notes|stored facts)\b|\bmemory_forget\b/u,
-    accept: (m) => !/\b(?:memory (?:leak|usage|limit|pressure)|cache)\b/.test(m),
+    // Someone else's memories ("should we delete their memories"): a data-protection question, not an order to forget.
+    accept: (m) => !/\b(?:memory (?:leak|usage|limit|pressure)|cache|their|his|her)\b/.test(m),
   },
   {
     name: 'forget_all', verdict: 'untrusted',
