@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  benchDataFile, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
+  BENIGN_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -86,9 +86,10 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
     ctx.log(`gate: deepset ${folds}-fold cross-validation`);
     const ds = deepsetRows(deepsetFile);
     const own = ownTrainRows(root);
+    const cal = calibrationTexts(locomoDataFile(ctx.args), root); // calibrated as the shipped model is
     const v: Verdicts = [];
     for (let f = 0; f < folds; f++) {
-      const { model } = trainGateModel([...own, ...ds.filter((_, i) => foldOf(i, folds) !== f)]);
+      const { model } = trainGateModel([...own, ...ds.filter((_, i) => foldOf(i, folds) !== f)], { calibrationTexts: cal });
       const g = createGate(model);
       ds.forEach((row, i) => { if (foldOf(i, folds) === f) v.push({ row, before: gateRules(row.text), after: g(row.text) }); });
     }
@@ -130,6 +131,19 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
       .map((v, i) => ({ v, part: partOf[i] }))
       .filter(({ v }) => (v.after.verdict !== 'pass') !== v.row.attack)
       .map(({ v, part }) => ({ part, lang: v.row.lang, family: v.row.family, attack: v.row.attack, verdict: v.after.verdict, detector: v.after.detector, text: short(v.row.text) }));
+  }
+
+  // (b2) own hard-benign development set (gate6; tuned on and calibrating the threshold — a dev figure, not a blind one).
+  const devRaw = readJsonl(join(root, BENIGN_DEV_FILE));
+  const dv: Verdicts = devRaw.map((x) => toRow(x, BENIGN_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  result.benignDev = {
+    byLang: table(dv, (r) => r.lang ?? 'und'),
+    byFamily: table(dv, (r) => r.family ?? ''),
+    detectors: countDetectors(dv),
+  };
+  if (ctx.args.confusion) {
+    result.benignDevFlagged = dv.filter((x) => x.after.verdict !== 'pass')
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
   }
 
   // (c) LoCoMo dialogue turns: every one is benign.

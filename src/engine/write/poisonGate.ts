@@ -41,6 +41,7 @@ import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
+import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 
@@ -221,8 +222,10 @@ const IN_DOCUMENT = /^[\s,]*(?:in|from|on|of|im|in der|aus der|a|en el|en la|de 
 const STRONG_OWNER = /\b(?:previous|prior|earlier|above|your|system|original|initial|deine\w*|bisherige\w*|vorherige\w*|korabbi\w*|elozo\w*|eddigi\w*|tus|anteriores|previas|tes|vos|precedentes)\b/u;
 /** Only "all/the instructions in the README": a document's instructions, with no claim on the assistant's own. */
 function inDocumentOnly(m: string, after: string): boolean {
-  return IN_DOCUMENT.test(after) && !STRONG_OWNER.test(m.replace(/^\S+/, ''));
+  return (IN_DOCUMENT.test(after) && !STRONG_OWNER.test(m.replace(/^\S+/, ''))) || CONFIG_OVERRIDE.test(m);
 }
+// Configuration, not a hijack: "override the default system prompt (per tenant)", "überschreibst die Standardanweisungen".
+const CONFIG_OVERRIDE = /^(?:override|overwrite|uberschreib\w*)\s+(?:the |die |den |das )?(?:default|standard)[\s-]?(?:system[\s-]?)?(?:prompt|instructions|anweisungen)\b/u;
 const AFTER_ALL = /^[\s,]*(?:above|before|so far|you (?:received|got|were trained with|started with)|(?:die|den|das) du (?:\w+ ){0,3}?(?:bekommen|erhalten)|con (?:las|los) que te|amit (?:\w+ ){0,3}?(?:kaptal|eloirtak)|you (?:were|have been|'ve been) given|earlier|previously|in (?:your|the) context|im kontext|oben|die (?:man )?dir|a kontextusban|que te (?:dieron|han dado|di|dimos)|que recibiste|de arriba|anteriores|previas|previos|iniciales|originales|del sistema|de sistema|ci-dessus|qui precedent|qui precede|qu'on t'a|que l'on t'a|que (?:tu as|vous avez) recu\w*|d'avant|du systeme|precedentes|anterieures|initiales)\b/u;
 // A second-person possessive in front of the instructions noun (or a Hungarian possessive suffix on it).
 const YOUR_INSTR = "(?:(?:your|deine\\w*|dein|ihre\\w*|tus|tu|tes|ton|vos|votre)\\s+(?:[\\w'-]+\\s+){0,2}?" + INSTR_ALL + "|\\b\\w*utasitas(?:ai|o)d\\w*|\\bszabaly(?:ai|o)d\\w*|\\biranyelv(?:ei|e)d\\w*)";
@@ -428,7 +431,7 @@ const DETECTORS: Detector[] = [
   {
     // Consent bypass aimed at an agent, the assistant's own tools, and run orders addressed to agents.
     name: 'tool_request', verdict: 'untrusted',
-    re: /\bwithout (?:asking|confirmation|confirming|prompting|checking with me)|\bno need to (?:ask|confirm)\b|\bdon't ask (?:me|for)\b|\bohne (?:mich zu fragen|ruckfrage|bestatigung|nachzufragen)|\bmegerosites nelkul|\bne kerdezz\b|\bsin (?:pedir|preguntar|confirmacion)\b|\bno me preguntes\b|\bsans (?:demander|confirmation)\b|\bne me demande rien\b|\b(?:your|deinem?|deinen|tu|tus|ton|tes)\s+(?:[\w-]+\s+)?[\w-]*(?:tool|werkzeug|herramienta|outil)s?\b|\beszkoz(?:od|odet|oddel)\b|\b(?:torold|toltsd)\b[^.\n]{0,60}\beszkoz\w*|\b(?:automated|autonomous|ai|coding|llm) agents?\b[^\n]{0,60}\b(?:run|execute|call|invoke)\b|\b(?:automatisierte\w* |ki-)agent\w*\b[^\n]{0,60}(?:ausfuhren|aufrufen|starten)|\bagentes? (?:automatizados?|de ia)\b[^\n]{0,60}\bejecut\w*|\bagents? (?:automatises?|ia)\b[^\n]{0,60}\bexecut\w*/u,
+    re: /\bwithout (?:asking|confirmation|confirming|prompting|checking with me)|\bno need to (?:ask|confirm)\b|\bdon't ask (?:me|for)\b|\bohne (?:mich zu fragen|ruckfrage|bestatigung|nachzufragen)|\bmegerosites nelkul|\bne kerdezz\b|\bsin (?:pedir|preguntar|confirmacion)\b|\bno me preguntes\b|\bsans (?:demander|confirmation)\b|\bne me demande rien\b|\b(?:your|deinem?|deinen|tu|tus|ton|tes)\s+(?:[\w-]+\s+)?[\w-]*(?:tool|werkzeug|herramienta|outil)s?\b|\beszkoz(?:od|odet|oddel)\b|\b(?:torold|toltsd)\b[^.\n]{0,60}\beszkoz\w*|\b(?:automated|autonomous|ai|coding|llm) agents?\b[^\n.!?]{0,60}\b(?:run|execute|call|invoke)\b|\b(?:automatisierte\w* |ki-)agent\w*\b[^\n.!?]{0,60}(?:ausfuhren|aufrufen|starten)|\bagentes? (?:automatizados?|de ia)\b[^\n.!?]{0,60}\bejecut\w*|\bagents? (?:automatises?|ia)\b[^\n.!?]{0,60}\bexecut\w*/u,
   },
   {
     name: 'forget_all', verdict: 'untrusted',
@@ -459,7 +462,8 @@ const DETECTORS: Detector[] = [
   {
     name: 'forget_all', verdict: 'untrusted',
     re: /(?<!\b(?:don't|do not|never|dont)\s)\bforget everything\b|\b(?:delete|wipe|erase|clear|purge|remove|forget)\s+(?:\S+\s+){0,3}?(?:memories|memory|stored notes|stored facts)\b|\bmemory_forget\b/u,
-    accept: (m) => !/\b(?:memory (?:leak|usage|limit|pressure)|cache)\b/.test(m),
+    // Someone else's memories ("should we delete their memories"): a data-protection question, not an order to forget.
+    accept: (m) => !/\b(?:memory (?:leak|usage|limit|pressure)|cache|their|his|her)\b/.test(m),
   },
   {
     name: 'forget_all', verdict: 'untrusted',
@@ -498,13 +502,23 @@ export function createGate(model: GateModel | null): GateFn {
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
     if (ruled.verdict !== 'pass' || !model) return ruled;
+    const prose = sourceProse(text); // mostly source code: the classifier judges the prose inside it (poisonGateSource.ts)
+    if (prose) {
+      const v = judgeProse(prose, { score: (t) => modelLogit(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
+      return v === 'pass' ? ruled : { verdict: v, detector: 'classifier' };
+    }
     const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
+  };
+  const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only far above reject (judgeProse)
+    const views = gateViews(text);
+    const ruled = rulesOnViews(views);
+    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);
     if (whole.verdict === 'pass') return whole;
-    const coded = promptInCode(text, whole, twoStages); // a prompt in source code (poisonGateCode.ts)
+    const coded = quotedInCode(text, promptInCode(text, whole, twoStages, literal), twoStages, 'tool_request'); // prompts in source code (poisonGateCode.ts, poisonGateSource.ts)
     return coded.verdict === 'pass' ? coded : reportedSpeech(fold(text), coded, twoStages);
   };
   return (text: string): GateResult => {

@@ -58,15 +58,16 @@ function takeApart(text: string): { prompts: string[]; frame: string } | null {
   return unreadable || ROLE_KEY.test(frame) ? null : { prompts, frame };
 }
 
-/** `whole`: the gate's verdict on `text`; `judge`: the gate's stages (rules + classifier). */
-export function promptInCode<D>(text: string, whole: Judged<D>, judge: (t: string) => Judged<D>): Judged<D> {
+/** `whole`: the gate's verdict on `text`; `judge`: the gate's stages (rules + classifier); `judgePrompt`: the same for a
+ *  prompt in a string literal (gate6: the classifier counts there only a threshold gap above reject, see judgeProse in poisonGateSource.ts). */
+export function promptInCode<D>(text: string, whole: Judged<D>, judge: (t: string) => Judged<D>, judgePrompt = judge): Judged<D> {
   if (whole.verdict === 'pass' || whole.detector !== 'json_role') return whole;
   const json = jsonDocument(text);
   if (!json && CODE_SIGNALS.filter((re) => re.test(text)).length < 2) return whole;
   const parts = takeApart(text);
   // A JSON document that is nothing but a message (`{"role": "system", …}`) is a smuggled turn, not a request body.
   if (!parts || (json && !/["'][^"'\n]{1,80}["']\s*:/u.test(parts.frame))) return whole;
-  const verdicts = [judge(parts.frame), ...parts.prompts.map((p) => judge(p))];
+  const verdicts = [judge(parts.frame), ...parts.prompts.map((p) => judgePrompt(p))];
   if (verdicts.some((v) => v.verdict === 'reject')) return whole;
   // A system prompt is an instruction by nature: one the classifier finds instruction-like ("Du bist ein Assistent, …
   // antworte immer …", in a string literal or a constant) lowers the trust of the code holding it, never quarantines

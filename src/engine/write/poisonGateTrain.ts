@@ -7,14 +7,20 @@
 // Model: logistic regression, AdaGrad, L2, class-balanced. A long text is several windows; for an
 // attack only its highest-scoring window is the positive (a payload after benign filler must not teach
 // the filler), for a benign text every window is a negative.
-// Thresholds: out-of-fold scores of a k-fold split over the training rows; `untrusted` sits above the
-// benign quantile UNTRUSTED_BENIGN_Q, `reject` above REJECT_BENIGN_Q, each with a margin — so the
-// calibration is done on texts the scoring model has not seen, not on its own training fit.
+// Thresholds (gate6): `untrusted` sits a margin above the score that a fixed share (benignFlagRate) of *calibration*
+// texts reach — benign texts kept apart from training: the hard-benign development set (gate-benign-dev.jsonl) and the
+// LoCoMo dialogue turns —, scored by the shipped (quantised) model the way the gate uses it: only texts the rules
+// pass, not source code (the classifier judges the prose inside code, poisonGateSource.ts), not a few words.
+// The training quantile it replaces moved with every hard-benign training row (gate5: more benign rows → a higher
+// threshold → lower recall); a flag rate on texts the model never saw does not. `reject` stays above the benign
+// out-of-fold quantile REJECT_BENIGN_Q of a k-fold split over the training rows (and above the calibration
+// texts' top scores), each with a margin. Without calibration texts both come from the out-of-fold quantiles.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gateViews } from './poisonGate';
-import { encodeGateModel, featureSets, GateModel, loadGateModel, windowLogit } from './poisonGateModel';
+import { createGate, gateRules, gateViews } from './poisonGate';
+import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit } from './poisonGateModel';
+import { sourceProse } from './poisonGateSource';
 import { prng } from '../prng';
 
 export interface TrainRow {
@@ -41,12 +47,19 @@ export interface TrainOptions {
   rejectQuantile?: number;
   /** Logit margin added above each quantile. */
   margin?: number;
+  /** Benign texts apart from training (dev set + dialogue) the untrusted threshold is calibrated on. */
+  calibrationTexts?: readonly string[];
+  /** Share of the calibrating calibration texts the classifier may score at or above `untrusted` (before the margin). */
+  benignFlagRate?: number;
 }
 
 export const TRAIN_DEFAULTS = {
   bits: 16, epochs: 40, seed: 20261201, learningRate: 0.1, l2: 2e-6, calibrationFolds: 5,
   // Benign out-of-fold quantiles the thresholds sit above (the benign flag / reject budget on training texts).
   untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
+  // Share of calibration texts (gate-benign-dev + LoCoMo, see calibrationTexts) above the untrusted threshold before its margin
+  // (0.8 %: the highest rate at which the gate5/gate4 dev lists of colleagues' messages still pass; 1 % let one through).
+  benignFlagRate: 0.008,
 } as const;
 
 
@@ -155,27 +168,55 @@ export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}): numb
 export interface TrainResult {
   bytes: Uint8Array;
   model: GateModel;
-  /** Out-of-fold benign/attack logits used for the thresholds (empty without calibration). */
-  calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number };
+  /** Out-of-fold benign/attack logits used for the thresholds (empty without calibration); `texts`/`textsFlagged`:
+   *  calibration texts the classifier scores (rules pass, not code, not a few words) and those at or above `untrusted`. */
+  calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number; texts?: number; textsFlagged?: number };
+}
+
+/**
+ * The shipped model's scores of the calibration texts the classifier decides alone (rules pass, not code, not a few
+ * words), sorted — leaving out a text the gate's later steps pass even when the classifier flags it (an attack
+ * quoted in a finding, a clean pasted chat): its score cannot make it flagged, so it must not move the threshold.
+ */
+export function calibrationScores(model: GateModel, texts: readonly string[]): number[] {
+  const out: number[] = [];
+  for (const t of texts) {
+    if (typeof t !== 'string' || t.length === 0 || gateRules(t).verdict !== 'pass' || sourceProse(t)) continue;
+    const views = gateViews(t);
+    if (fewWords(views)) continue;
+    const z = modelLogit(model, views);
+    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass') out.push(z);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /** Trains, calibrates and encodes a model. Same rows + options → same bytes. */
 export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): TrainResult {
   const o = { ...TRAIN_DEFAULTS, ...opts };
   let thresholds = opts.thresholds;
-  const calibration = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
+  const calibration: TrainResult['calibration'] = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
+  const m = fit(examples(rows, o.bits), o);
   if (!thresholds) {
     const oof = outOfFoldLogits(rows, o);
     const benign = oof.filter((_, i) => !rows[i].attack).sort((a, b) => a - b);
-    const untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
-    const rejectAt = Math.max(untrustedAt + o.margin, quantile(benign, o.rejectQuantile) + 2 * o.margin);
+    let untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
+    let rejectAt = quantile(benign, o.rejectQuantile) + 2 * o.margin;
+    if (opts.calibrationTexts) {
+      // Scored by the quantised model as shipped (thresholds do not change the table).
+      const cal = calibrationScores(loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 }))), opts.calibrationTexts);
+      if (cal.length === 0) throw new Error('train:gate: no calibration text reaches the classifier');
+      untrustedAt = quantile(cal, 1 - o.benignFlagRate) + o.margin;
+      rejectAt = Math.max(rejectAt, cal[cal.length - 1] + o.margin);
+      calibration.texts = cal.length;
+      calibration.textsFlagged = cal.filter((z) => z >= untrustedAt).length;
+    }
+    rejectAt = Math.max(untrustedAt + o.margin, rejectAt);
     thresholds = { untrustedAt, rejectAt };
     calibration.benign = benign.length;
     calibration.attacks = rows.length - benign.length;
     calibration.benignFlagged = benign.filter((z) => z >= untrustedAt).length;
     calibration.attacksFlagged = oof.filter((z, i) => rows[i].attack && z >= untrustedAt).length;
   }
-  const m = fit(examples(rows, o.bits), o);
   const bytes = encodeGateModel(quantise(m, thresholds));
   return { bytes, model: loadGateModel(bytes), calibration };
 }
@@ -184,7 +225,10 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
 /** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl'];
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl'];
+/** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
+export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
+export const LOCOMO_FILE = 'locomo-dev.json';
 /** Own held-out set: never trained or tuned on; scored by `bench gate` and the unit tests. */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
 export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
@@ -242,6 +286,14 @@ export function trainingRows(deepsetFile: string, root = repoRoot()): TrainRow[]
   return [...ownTrainRows(root), ...deepsetRows(deepsetFile)];
 }
 
+/** The calibration texts in their fixed order: the hard-benign dev set, then every LoCoMo dialogue turn. */
+export function calibrationTexts(locomoFile: string, root = repoRoot()): string[] {
+  const dev = readJsonl(join(root, BENIGN_DEV_FILE)).map((v) => String(v.text));
+  const locomo = JSON.parse(readFileSync(locomoFile, 'utf8')) as Array<{ sessions: Array<{ turns: Array<{ text: unknown }> }> }>;
+  const turns = locomo.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))).filter((t): t is string => typeof t === 'string' && t.length > 0);
+  return [...dev, ...turns];
+}
+
 /** SHA-256 (hex) of a file's bytes or a string. */
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -265,13 +317,15 @@ export function renderWeightsModule(bytes: Uint8Array, info: Record<string, unkn
 }
 
 /** Trains on the fixed training set and renders the weights module (what `npm run train:gate` writes). */
-export function trainShipped(deepsetFile: string, root = repoRoot()): { module: string; bytes: Uint8Array; info: Record<string, unknown> } {
+export function trainShipped(deepsetFile: string, root = repoRoot(), locomoFile = benchDataFile(LOCOMO_FILE, root)): { module: string; bytes: Uint8Array; info: Record<string, unknown> } {
+  if (!locomoFile) throw new Error(`train:gate: ${LOCOMO_FILE} not found in ../shared/bench-data (the calibration texts)`);
   const rows = trainingRows(deepsetFile, root);
-  const r = trainGateModel(rows);
+  const r = trainGateModel(rows, { calibrationTexts: calibrationTexts(locomoFile, root) });
   const info = {
     rows: rows.length,
     attacks: rows.filter((x) => x.attack).length,
     deepsetSha256: sha256(readFileSync(deepsetFile)).slice(0, 16),
+    calibrationSha256: sha256(sha256(readFileSync(join(root, BENIGN_DEV_FILE))) + sha256(readFileSync(locomoFile))).slice(0, 16),
     options: TRAIN_DEFAULTS,
     untrustedAt: +r.model.untrustedAt.toFixed(4),
     rejectAt: +r.model.rejectAt.toFixed(4),

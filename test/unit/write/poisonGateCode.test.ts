@@ -37,11 +37,10 @@ describe('poison gate: chat message objects in source code (issue #14)', () => {
     for (const code of [PY, JS_FENCED, TS_TEST]) assert.deepEqual(gate(code), { verdict: 'pass', detector: null }, code.slice(0, 40));
   });
 
-  it('lowers, not quarantines, code whose prompt only the classifier finds instruction-like (non-English system prompts)', () => {
+  it('passes code whose system prompt reads as an instruction only to the classifier (gate6: a literal counts only far above the reject threshold)', () => {
     for (const prompt of ['Du bist ein hilfreicher Assistent, der Rechnungen zusammenfasst. Antworte immer auf Deutsch.', 'Eres un asistente que resume correos. No inventes datos.']) {
-      assert.equal(gate(prompt).verdict, 'untrusted', 'the prompt alone: the classifier flags it');
       const code = PY.replace('You are a concise assistant that summarises support tickets for the billing team.', prompt);
-      assert.deepEqual(gate(code), { verdict: 'untrusted', detector: 'classifier' }, prompt);
+      assert.deepEqual(gate(code), { verdict: 'pass', detector: null }, prompt);
     }
   });
 
