@@ -6,9 +6,10 @@
 // too; the index itself stays per-doc, so links can change without re-indexing anything.
 import { MemoryError } from '../errors';
 import { analyze, detectLanguage, type Language } from './language';
-import { ContextScratch, type Accumulators, type KeywordContext, type OrdView, type PruneStats, type QueryTerm } from './keywordContext';
+import { ContextScratch, TopK, type Accumulators, type KeywordContext, type OrdView, type PruneStats, type QueryTerm } from './keywordContext';
 
 export type { KeywordContext, KeywordLink } from './keywordContext';
+export { TopK } from './keywordContext';
 
 export interface KeywordHit {
   docId: number;
@@ -410,68 +411,5 @@ class DocOrdMap {
     } else if (this.sparse?.delete(docId)) {
       this.size--;
     }
-  }
-}
-
-/**
- * A fixed-size heap of the k best (docId, score): higher score first, ties to the lower doc id — a total
- * order, so which of several equal scores are kept never depends on the order they were pushed in.
- * sorted() gives best first.
- */
-export class TopK {
-  private readonly ids: Int32Array;
-  private readonly scores: Float64Array;
-  private n = 0;
-  constructor(private readonly k: number) {
-    this.ids = new Int32Array(k);
-    this.scores = new Float64Array(k);
-  }
-  get size(): number {
-    return this.n;
-  }
-  /** The score a new entry must reach once the heap is full (a tie wins only with a lower doc id). */
-  get threshold(): number {
-    return this.n < this.k ? -Infinity : this.scores[0]!;
-  }
-  /** False when `score` cannot get in whatever its doc id (cheap check before the filter). */
-  wouldAccept(score: number): boolean {
-    return this.n < this.k || score >= this.scores[0]!;
-  }
-  push(id: number, score: number): void {
-    const ids = this.ids, sc = this.scores;
-    // worse(i): entry i ranks below (score, id) — the root is the worst entry kept.
-    if (this.n < this.k) {
-      let i = this.n++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!(score < sc[parent]! || (score === sc[parent]! && id > ids[parent]!))) break;
-        sc[i] = sc[parent]!;
-        ids[i] = ids[parent]!;
-        i = parent;
-      }
-      sc[i] = score;
-      ids[i] = id;
-      return;
-    }
-    if (score < sc[0]! || (score === sc[0]! && id >= ids[0]!)) return;
-    let i = 0;
-    const n = this.n;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && (sc[r]! < sc[l]! || (sc[r]! === sc[l]! && ids[r]! > ids[l]!)) ? r : l;
-      if (sc[c]! > score || (sc[c]! === score && ids[c]! < id)) break;
-      sc[i] = sc[c]!;
-      ids[i] = ids[c]!;
-      i = c;
-    }
-    sc[i] = score;
-    ids[i] = id;
-  }
-  sorted(): { docId: number; score: number }[] {
-    const out: { docId: number; score: number }[] = [];
-    for (let i = 0; i < this.n; i++) out.push({ docId: this.ids[i]!, score: this.scores[i]! });
-    return out.sort((a, b) => b.score - a.score || a.docId - b.docId);
   }
 }
