@@ -22,7 +22,6 @@ const ALLOWED: Record<string, [number, string]> = {
   'src/engine/write/poisonGate.ts': [660, 'the gate\'s detectors and their normalisation (homoglyph and tag-character views, status); next split: the normalisation tables'],
   'src/engine/write/turnWriter.ts': [570, 'turn save, buffers and flush; next split: the flush (doFlush) into its own module'],
   'src/engine/write/turnWriter.ts#TurnWriter.doFlush': [120, 'one flush transaction (raw record, summary, facts, entities) in order; to split with turnWriter.ts'],
-  'src/engine/recall/vectorIndex.ts': [560, 'int8 partitions, scan and the vector file format; next split: the file format (save/load)'],
   'src/engine/recall/recallBlock.ts#buildRecallBlock': [125, 'the block\'s sections in their budget order; next: one function per section'],
   'src/engine/vault/vaultIndex.ts#VaultIndex.syncAllNow': [105, 'one reconciliation pass (scan, diff, write, relink); next: split diff from write'],
   'src/engine/vault/noteParser.ts#parseNote': [90, 'frontmatter, body and problems of one note in one pass'],

@@ -13,6 +13,7 @@ import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
 import { RecallIndex, type IndexedItem } from './recallIndex';
+import { VECTOR_FORMAT } from './vectorFile';
 
 /** Items read from the store per chunk when catching up. */
 const CATCH_UP_CHUNK = 500;
@@ -170,8 +171,11 @@ export class IndexKeeper extends Disposable {
     if (!existsSync(file)) return 0;
     try {
       const n = this.recallIndex.adoptVectors(file);
-      this.persisted.vectorVersion = this.recallIndex.vectorVersion;
-      this.persisted.embedder = this.recallIndex.embedderId;
+      // A file of an older format is rewritten at the next save (its load is the slow row-by-row one).
+      if (this.recallIndex.adoptedFileVersion >= VECTOR_FORMAT) {
+        this.persisted.vectorVersion = this.recallIndex.vectorVersion;
+        this.persisted.embedder = this.recallIndex.embedderId;
+      }
       return n;
     } catch (e) {
       this.logger.warn('vectors.load_failed', { embedder: this.recallIndex.embedderId, error: errorCode(e) });

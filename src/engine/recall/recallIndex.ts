@@ -121,6 +121,8 @@ export class RecallIndex {
   private textHash = new Uint32Array(1024);
   private vectorRun: Promise<void> | undefined;
   lastVectorRun: number | null = null;
+  /** The format of the vector file last adopted (an older one is rewritten at the next save). */
+  adoptedFileVersion = 0;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -179,19 +181,22 @@ export class RecallIndex {
    */
   adoptVectors(file: string): number {
     const loaded = VectorIndex.load(file, this.embedder.id, this.embedder.dims);
-    const ext = loaded.ext as { ids?: unknown; hashes?: unknown } | undefined;
-    const ids = Array.isArray(ext?.ids) ? (ext!.ids as (string | null)[]) : null;
-    const hashes = Array.isArray(ext?.hashes) ? (ext!.hashes as number[]) : null;
-    if (!ids || !hashes || ids.length !== hashes.length) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
-    // Which rows fit: same item indexed here, still embeddable, same text and partition hash.
+    const map = loaded.itemMap;
+    loaded.itemMap = undefined;
+    this.adoptedFileVersion = loaded.fileVersion;
+    if (!map) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
+    const { ids, hashes } = map;
+    const labelOf = this.partitionLabels();
+    // Which rows fit: same item indexed here, still embeddable, same text and partition hash. The usual
+    // row kept its doc number (compared as a string, no lookup by id).
     const fits = (oldDoc: number, partition: string): number => {
       const id = ids[oldDoc];
-      if (typeof id !== 'string') return -1;
-      const doc = this.docOf.get(id);
-      if (doc === undefined || !this.embeddable(doc)) return -1;
+      if (!id) return -1;
+      const doc = this.ids[oldDoc] === id ? oldDoc : (this.docOf.get(id) ?? -1);
+      if (doc < 0 || !this.embeddable(doc)) return -1;
       const h = hashes[oldDoc]! >>> 0;
       const current = this.textHash[doc]!;
-      if (h === 0 || partition !== this.partitionOf(doc) || (current !== 0 && current !== h)) return -1;
+      if (h === 0 || (current !== 0 && current !== h) || partition !== labelOf(doc)) return -1;
       return doc;
     };
     const drop: number[] = [];
@@ -213,11 +218,11 @@ export class RecallIndex {
         if (doc >= 0) target.upsert(doc, partition, vec);
       });
     }
-    target.ext = undefined;
     let adopted = 0;
+    const pending = this.pendingText.size > 0;
     target.forEachDoc((doc) => {
       this.textHash[doc] = hashes[doc] === undefined || moved ? this.textHash[doc]! : hashes[doc]! >>> 0;
-      this.pendingText.delete(doc);
+      if (pending) this.pendingText.delete(doc);
       adopted++;
     });
     if (moved) {
@@ -460,6 +465,17 @@ export class RecallIndex {
   vectorFloor(setting: number): number {
     const cal = (this.embedder as Embedder & { calibrateMinScore?: (s: number) => number }).calibrateMinScore;
     return typeof cal === 'function' ? cal.call(this.embedder, setting) : setting;
+  }
+
+  /** `partitionOf` memoised by (project, project type) for one pass over many docs (no string built per doc). */
+  private partitionLabels(): (doc: number) => string {
+    const cache = new Map<number, string>();
+    return (doc) => {
+      const key = this.project[doc]! * 0x1_0000_0000 + this.projectType[doc]!;
+      let label = cache.get(key);
+      if (label === undefined) cache.set(key, (label = this.partitionOf(doc)));
+      return label;
+    };
   }
 
   private partitionOf(doc: number): string {
