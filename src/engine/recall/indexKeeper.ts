@@ -2,7 +2,7 @@
 // catch-up from the journal) or a rebuild; store changes applied right after each write's
 // acknowledgement; vectors made in the background; the image and vectors saved when idle and at close;
 // the embedder switched without ever mixing two embedders' vectors. Owned by MemoryEngine.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicWrite';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embed/e5Embedder';
@@ -12,7 +12,8 @@ import { Disposable, Emitter, type Event, type Logger } from '../host';
 import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
-import { RecallIndex, type IndexedItem } from './recallIndex';
+import { fileSource, IMAGE_VERSION } from './indexImage';
+import { RecallIndex, type IndexedItem, type RestoredImage } from './recallIndex';
 import { VECTOR_FORMAT } from './vectorFile';
 
 /** Items read from the store per chunk when catching up. */
@@ -112,6 +113,11 @@ export class IndexKeeper extends Disposable {
       this.persisted = { ...this.persisted, seq: restored.seq, version: this.recallIndex.version };
       this.changedSinceImage = new Set();
       this.noteChanged(restored.touched);
+      // An image of an older format is rewritten at the next save (its load builds what version 2 stores).
+      if (this.recallIndex.restoredVersion < IMAGE_VERSION) {
+        this.changedSinceImage = null;
+        this.persisted.version = -1;
+      }
     } else {
       this.recallIndex.clear();
       this.reindexAll();
@@ -126,7 +132,13 @@ export class IndexKeeper extends Disposable {
   private restoreImage(): { seq: number; touched: string[] } | null {
     if (this.store.openReport.needsReindex) return null;
     try {
-      const restored = this.recallIndex.restore(readFileSync(this.indexFile));
+      const fd = openSync(this.indexFile, 'r');
+      let restored: RestoredImage;
+      try {
+        restored = this.recallIndex.restore(fileSource(fd));
+      } finally {
+        closeSync(fd);
+      }
       const touched = this.store.touchedIdsSince(restored.seq);
       if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
       return touched ? { seq: restored.seq, touched } : null;

@@ -8,12 +8,13 @@
 // the vector cosine (weighted 0.8 / 0.2: the keyword side is the stronger signal with the hash
 // embedder). Links are kept here (per-conversation order by time), so nothing is re-indexed when a
 // message arrives; a neighbour the caller may not see contributes nothing.
-import { crc32 } from 'node:zlib';
 import type { Embedder } from '../embed/embedder';
 import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
+import { IdTable } from './idTable';
+import { bufferSource, decodeImage, encodeImage, type ImageSource } from './indexImage';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
@@ -82,8 +83,6 @@ export const CONTEXT_WEIGHTS: readonly number[] = [0.5, 0.25];
 /** Hybrid fusion weights: keyword first (see the header). */
 const KEYWORD_WEIGHT = 0.8, VECTOR_WEIGHT = 0.2;
 
-const IMAGE_MAGIC = 0x5249_5831; // "RIX1"
-const IMAGE_VERSION = 1;
 
 /** What `restore` read from an image: the store sequence number it reflects. */
 export interface RestoredImage {
@@ -94,7 +93,8 @@ export interface RestoredImage {
 export class RecallIndex {
   keyword = new KeywordIndex();
   private vectors: VectorIndex;
-  private readonly docOf = new Map<string, number>();
+  private readonly idAt = (doc: number): string | undefined => this.ids[doc];
+  private docOf = new IdTable(this.idAt);
   private ids: (string | undefined)[] = [];
   private freeDocs: number[] = [];
   private kind = new Uint8Array(1024);
@@ -123,6 +123,8 @@ export class RecallIndex {
   lastVectorRun: number | null = null;
   /** The format of the vector file last adopted (an older one is rewritten at the next save). */
   adoptedFileVersion = 0;
+  /** The format of the image last restored (an older one is rewritten at the next save). */
+  restoredVersion = 0;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -154,7 +156,8 @@ export class RecallIndex {
       + this.expires.byteLength + this.importance.byteLength + this.project.byteLength + this.projectType.byteLength
       + this.conversation.byteLength + this.prevDoc.byteLength + this.nextDoc.byteLength + this.textHash.byteLength
       + (this.convTail.size + this.freeDocs.length) * MAP_ENTRY_BYTES;
-    for (const id of this.docOf.keys()) metadataBytes += id.length * 2 + 2 * MAP_ENTRY_BYTES; // docOf entry + ids[] slot
+    metadataBytes += this.docOf.raw.byteLength;
+    for (const id of this.ids) if (id !== undefined) metadataBytes += id.length * 2 + MAP_ENTRY_BYTES; // ids[] slot
     for (const name of this.internedNames) metadataBytes += name.length * 2 + 2 * MAP_ENTRY_BYTES;
     let pendingBytes = 0;
     for (const p of this.pendingText.values()) pendingBytes += (p.text.length + p.partition.length) * 2 + MAP_ENTRY_BYTES;
@@ -309,20 +312,22 @@ export class RecallIndex {
   /** Ids of items that should have a vector and have none, queued or stored. */
   idsNeedingVectors(): string[] {
     const out: string[] = [];
-    for (const [id, doc] of this.docOf) if (this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(id);
+    this.ids.forEach((id, doc) => {
+      if (id !== undefined && this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(id);
+    });
     return out;
   }
 
   /** Items that should have a vector (the "of Y" in status). */
   get embeddableCount(): number {
     let n = 0;
-    for (const doc of this.docOf.values()) if (this.embeddable(doc)) n++;
+    for (let doc = 0; doc < this.ids.length; doc++) if (this.ids[doc] !== undefined && this.embeddable(doc)) n++;
     return n;
   }
 
   /** Every indexed item id (for dropping ids the store no longer has). */
   allIds(): string[] {
-    return [...this.docOf.keys()];
+    return this.ids.filter((id): id is string => id !== undefined);
   }
 
   /** Drops an item from both indexes; returns false when unknown. */
@@ -483,30 +488,12 @@ export class RecallIndex {
   }
 
   /**
-   * Binary image of everything but the vectors and the embedding queue: header (magic, version,
-   * JSON length), JSON {seq, docs, ids, interned}, the per-doc typed arrays, the keyword index image,
-   * and a CRC-32 of all that. `seq` is the store sequence number the image reflects.
+   * Binary image of everything but the vectors and the embedding queue (format: indexImage.ts): the
+   * ids, the id table, the per-doc columns and the keyword index, with a CRC-32. `seq` is the store
+   * sequence number the image reflects.
    */
   serialize(seq: number): Buffer {
-    const n = this.ids.length;
-    const meta = Buffer.from(JSON.stringify({ seq, docs: n, ids: this.ids.map((x) => x ?? null), interned: this.internedNames }), 'utf8');
-    const kw = this.keyword.serialize();
-    const parts: Buffer[] = [];
-    const head = Buffer.alloc(16);
-    head.writeInt32LE(IMAGE_MAGIC, 0);
-    head.writeInt32LE(IMAGE_VERSION, 4);
-    head.writeInt32LE(meta.length, 8);
-    head.writeInt32LE(kw.length, 12);
-    parts.push(head, meta, Buffer.alloc(pad8(meta.length) - meta.length));
-    for (const a of this.columns()) {
-      const b = Buffer.from(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
-      parts.push(b, Buffer.alloc(pad8(b.length) - b.length));
-    }
-    parts.push(kw, Buffer.alloc(pad8(kw.length) - kw.length));
-    const body = Buffer.concat(parts);
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32LE(crc32(body), 0);
-    return Buffer.concat([body, tail]);
+    return encodeImage({ seq, ids: this.ids, interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() });
   }
 
   /**
@@ -514,40 +501,32 @@ export class RecallIndex {
    * queue start empty: adopt a vector file next). Throws E_CORRUPT and leaves the index empty when
    * the image is damaged or of another version.
    */
-  restore(image: Uint8Array): RestoredImage {
-    const corrupt = (why: string) => new MemoryError('E_CORRUPT', `recall index image: ${why}`);
+  restore(image: Uint8Array | ImageSource): RestoredImage {
     this.clear();
     try {
-      const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      if (buf.length < 20 || buf.readInt32LE(0) !== IMAGE_MAGIC) throw corrupt('bad magic');
-      if (buf.readInt32LE(4) !== IMAGE_VERSION) throw corrupt('unknown version');
-      if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) throw corrupt('checksum');
-      const metaLen = buf.readInt32LE(8), kwLen = buf.readInt32LE(12);
-      let off = 16;
-      const meta = JSON.parse(buf.toString('utf8', off, off + metaLen)) as { seq: number; docs: number; ids: (string | null)[]; interned: string[] };
-      off += pad8(metaLen);
-      const n = meta.docs;
-      if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.ids) || meta.ids.length !== n || !Array.isArray(meta.interned) || meta.interned[0] !== '') {
-        throw corrupt('bad header');
-      }
-      this.ensure(n);
-      for (const a of this.columns()) {
-        const bytes = n * a.BYTES_PER_ELEMENT;
-        if (off + bytes > buf.length) throw corrupt('truncated');
-        new Uint8Array(a.buffer, a.byteOffset, bytes).set(buf.subarray(off, off + bytes));
-        off += pad8(bytes);
-      }
-      if (off + kwLen + 4 > buf.length) throw corrupt('truncated');
-      this.keyword = KeywordIndex.deserialize(buf.subarray(off, off + kwLen));
-      this.internedNames = meta.interned.map(String);
+      const img = decodeImage(image instanceof Uint8Array ? bufferSource(image) : image, (n) => {
+        this.ensure(n);
+        return this.columns();
+      });
+      const n = img.ids.length;
+      this.keyword = KeywordIndex.deserialize(img.keyword);
+      this.internedNames = img.interned;
       this.interned.clear();
       this.internedNames.forEach((name, i) => this.interned.set(name, i));
-      this.ids = meta.ids.map((x) => (typeof x === 'string' ? x : undefined));
+      this.ids = img.ids;
+      let live = 0;
       for (let d = 0; d < n; d++) {
-        const id = this.ids[d];
-        if (id === undefined) this.freeDocs.push(d);
-        else this.docOf.set(id, d);
+        if (this.ids[d] === undefined) this.freeDocs.push(d);
+        else live++;
       }
+      // The saved id table as it is (a view into the image: no per-item work), else one built here.
+      const adopted = img.table && IdTable.adopt(img.table, this.idAt, live);
+      this.docOf = adopted || new IdTable(this.idAt);
+      if (!adopted) {
+        this.docOf.rehash(IdTable.slotsFor(live));
+        for (let d = 0; d < n; d++) if (this.ids[d] !== undefined) this.docOf.set(this.ids[d]!, d);
+      }
+      this.restoredVersion = img.version;
       // Conversation tails: the linked raw message of each conversation with no successor.
       const raw = KIND_CODES.indexOf('raw');
       for (let d = 0; d < n; d++) {
@@ -555,10 +534,10 @@ export class RecallIndex {
           this.convTail.set(this.conversation[d]!, d);
         }
       }
-      return { seq: meta.seq, docs: this.docOf.size };
+      return { seq: img.seq, docs: this.docOf.size };
     } catch (e) {
       this.clear();
-      throw e instanceof MemoryError ? e : corrupt((e as Error)?.name ?? 'unreadable');
+      throw e instanceof MemoryError ? e : new MemoryError('E_CORRUPT', `recall index image: ${(e as Error)?.name ?? 'unreadable'}`);
     }
   }
 
@@ -686,10 +665,6 @@ export class RecallIndex {
     this.prevDoc = growLinks(this.prevDoc, cap);
     this.nextDoc = growLinks(this.nextDoc, cap);
   }
-}
-
-function pad8(n: number): number {
-  return (n + 7) & ~7;
 }
 
 /** FNV-1a (32-bit) over the text and partition: equal keys mean the vector can be kept; never 0. */
