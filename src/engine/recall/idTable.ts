@@ -36,15 +36,16 @@ export class IdTable {
 
   /**
    * A table over saved `slots` (from an image), after a structural check: a power-of-two length, every
-   * live slot a doc with an id, and exactly `live` of them. Null when the slots do not pass.
+   * live slot a doc with an id in `ids`, and exactly `live` of them. Null when the slots do not pass.
+   * The table then reads ids through `idOf` (as the constructor's).
    */
-  static adopt(slots: Int32Array, idOf: (doc: number) => string | undefined, live: number): IdTable | null {
+  static adopt(slots: Int32Array, ids: readonly (string | undefined)[], live: number, idOf: (doc: number) => string | undefined): IdTable | null {
     if (slots.length < MIN_SLOTS || (slots.length & (slots.length - 1)) !== 0) return null;
     let n = 0;
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i]!;
       if (s >= 0) {
-        if (idOf(s) === undefined) return null;
+        if (ids[s] === undefined) return null;
         n++;
       } else if (s !== EMPTY && s !== DELETED) {
         return null;

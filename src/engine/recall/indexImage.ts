@@ -39,6 +39,8 @@ export interface ImageIn {
   seq: number;
   ids: (string | undefined)[];
   interned: string[];
+  /** The ids as saved (version 2; null in 1): a vector file saved with the same bytes needs no decoding. */
+  idBlob: Buffer | null;
   /** Null in version 1 (or another hash): the caller builds the table. */
   table: Int32Array | null;
   keyword: Uint8Array;
@@ -129,6 +131,7 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.interned) || meta.interned[0] !== '') throw corrupt('bad header');
   let ids: (string | undefined)[];
   let table: Int32Array | null = null;
+  let idBlob: Buffer | null = null;
   if (version === 1) {
     if (!Array.isArray(meta.ids) || meta.ids.length !== n) throw corrupt('bad header');
     ids = meta.ids.map((x) => (typeof x === 'string' ? x : undefined));
@@ -141,6 +144,7 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
     const list = n === 0 ? [] : blob.toString('utf8').split('\0');
     if (list.length !== n) throw corrupt('bad header');
     ids = list.map((x) => x || undefined);
+    idBlob = blob;
     const raw = new Int32Array(slots!);
     take(new Uint8Array(raw.buffer));
     if (meta.table?.hash === TABLE_HASH) table = raw;
@@ -152,5 +156,5 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   const tail = Buffer.alloc(4);
   src.read(tail, off);
   if (crc !== tail.readUInt32LE(0)) throw corrupt('checksum');
-  return { version, seq: meta.seq, ids, interned: meta.interned.map(String), table, keyword };
+  return { version, seq: meta.seq, ids, idBlob, interned: meta.interned.map(String), table, keyword };
 }

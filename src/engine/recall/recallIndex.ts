@@ -125,6 +125,8 @@ export class RecallIndex {
   adoptedFileVersion = 0;
   /** The format of the image last restored (an older one is rewritten at the next save). */
   restoredVersion = 0;
+  /** The ids as restored (and their bytes), until `adoptVectors`: a vector file with the same bytes needs no decoding. */
+  private restoredIds: { blob: Buffer; ids: readonly (string | undefined)[] } | null = null;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -188,7 +190,11 @@ export class RecallIndex {
     loaded.itemMap = undefined;
     this.adoptedFileVersion = loaded.fileVersion;
     if (!map) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
-    const { ids, hashes } = map;
+    // The file's ids are the restored image's (same bytes: the usual case) or are decoded here.
+    const snap = this.restoredIds;
+    this.restoredIds = null;
+    const ids: readonly (string | undefined)[] = snap && map.idBlob?.equals(snap.blob) ? snap.ids : map.ids();
+    const hashes = map.hashes;
     const labelOf = this.partitionLabels();
     // Which rows fit: same item indexed here, still embeddable, same text and partition hash. The usual
     // row kept its doc number (compared as a string, no lookup by id).
@@ -243,14 +249,14 @@ export class RecallIndex {
 
   /** Writes the current embedder's vectors with the item map `adoptVectors` needs (temp + fsync + rename). */
   saveVectors(file: string): void {
-    const ids: (string | null)[] = new Array(this.ids.length).fill(null);
-    const hashes: number[] = new Array(this.ids.length).fill(0);
-    this.vectors.forEachDoc((doc) => {
-      ids[doc] = this.ids[doc] ?? null;
-      hashes[doc] = this.textHash[doc]!;
-    });
-    this.vectors.save(file, { ids, hashes });
+    // Every doc's id (as the image has them, so a load can compare the bytes), a hash only where a vector is.
+    const hashes = new Uint32Array(this.ids.length);
+    this.vectors.forEachDoc((doc) => { hashes[doc] = this.textHash[doc]!; });
+    this.vectors.save(file, { ids: this.ids, hashes });
   }
+
+  /** Drops what `restore` kept for `adoptVectors` (the caller adopts no vector file). */
+  releaseRestoreState(): void { this.restoredIds = null; }
 
   exportVectors(): VectorIndex { return this.vectors; }
 
@@ -520,13 +526,14 @@ export class RecallIndex {
         else live++;
       }
       // The saved id table as it is (a view into the image: no per-item work), else one built here.
-      const adopted = img.table && IdTable.adopt(img.table, this.idAt, live);
+      const adopted = img.table && IdTable.adopt(img.table, this.ids, live, this.idAt);
       this.docOf = adopted || new IdTable(this.idAt);
       if (!adopted) {
         this.docOf.rehash(IdTable.slotsFor(live));
         for (let d = 0; d < n; d++) if (this.ids[d] !== undefined) this.docOf.set(this.ids[d]!, d);
       }
       this.restoredVersion = img.version;
+      this.restoredIds = img.idBlob ? { blob: img.idBlob, ids: this.ids.slice() } : null;
       // Conversation tails: the linked raw message of each conversation with no successor.
       const raw = KIND_CODES.indexOf('raw');
       for (let d = 0; d < n; d++) {
@@ -548,6 +555,7 @@ export class RecallIndex {
     this.keyword = new KeywordIndex();
     this.vectors = new VectorIndex(this.embedder.id, this.embedder.dims);
     this.docOf.clear();
+    this.restoredIds = null;
     this.ids = [];
     this.freeDocs = [];
     this.convTail.clear();

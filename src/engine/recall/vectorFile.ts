@@ -17,9 +17,13 @@ export interface ItemMap {
   hashes: ArrayLike<number>;
 }
 
-/** An item map as loaded: '' for no id. */
+/**
+ * An item map as loaded: '' for no id. `idBlob` is the ids as saved (format 4), so an owner holding the
+ * same bytes can skip decoding them (`ids()` decodes on first call).
+ */
 export interface LoadedItemMap {
-  ids: string[];
+  ids(): string[];
+  idBlob: Buffer | null;
   hashes: Uint32Array;
 }
 
@@ -120,16 +124,25 @@ function readMap(fd: number, pos: number, docs: number, idBytes: number): Loaded
   readExactly(fd, hashes, pos);
   const blob = Buffer.allocUnsafe(idBytes);
   readExactly(fd, blob, pos + docs * 4);
-  const ids = docs === 0 ? [] : blob.toString('utf8').split('\0');
-  if (ids.length !== docs) throw corrupt('bad item map');
-  return { ids, hashes };
+  const nuls = docs === 0 ? 0 : countNuls(blob) + 1;
+  if (nuls !== docs) throw corrupt('bad item map');
+  let ids: string[] | undefined;
+  return { ids: () => (ids ??= docs === 0 ? [] : blob.toString('utf8').split('\0')), idBlob: blob, hashes };
+}
+
+function countNuls(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(0); i >= 0; i = b.indexOf(0, i + 1)) n++;
+  return n;
 }
 
 /** The item map of formats 2 and 3 (JSON in the header's `ext`). */
 function jsonMap(ext: { ids?: unknown; hashes?: unknown }): LoadedItemMap | undefined {
   if (!Array.isArray(ext.ids) || !Array.isArray(ext.hashes) || ext.ids.length !== ext.hashes.length) return undefined;
+  const ids = (ext.ids as unknown[]).map((x) => (typeof x === 'string' ? x : ''));
   return {
-    ids: (ext.ids as unknown[]).map((x) => (typeof x === 'string' ? x : '')),
+    ids: () => ids,
+    idBlob: null,
     hashes: Uint32Array.from(ext.hashes as unknown[], (h) => (typeof h === 'number' ? h >>> 0 : 0)),
   };
 }
