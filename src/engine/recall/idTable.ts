@@ -36,7 +36,7 @@ export class IdTable {
 
   /**
    * A table over saved `slots` (from an image), after a structural check: a power-of-two length, every
-   * live slot a doc with an id in `ids`, and exactly `live` of them. Null when the slots do not pass.
+   * live slot a doc number within `ids`, and exactly `live` of them. Null when the slots do not pass.
    * The table then reads ids through `idOf` (as the constructor's).
    */
   static adopt(slots: Int32Array, ids: readonly (string | undefined)[], live: number, idOf: (doc: number) => string | undefined): IdTable | null {
@@ -45,7 +45,8 @@ export class IdTable {
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i]!;
       if (s >= 0) {
-        if (ids[s] === undefined) return null;
+        // In range only (the image's CRC vouches for the rest; a lookup compares the id anyway).
+        if (s >= ids.length) return null;
         n++;
       } else if (s !== EMPTY && s !== DELETED) {
         return null;

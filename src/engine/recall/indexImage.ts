@@ -139,12 +139,9 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
     const idBytes = meta.idBytes, slots = meta.table?.slots;
     if (!Number.isInteger(idBytes) || idBytes! < 0 || !Number.isInteger(slots) || slots! < 0) throw corrupt('bad header');
     if (off + pad8(idBytes!) + slots! * 4 > src.size) throw corrupt('truncated');
-    const blob = Buffer.allocUnsafe(idBytes!);
-    take(blob);
-    const list = n === 0 ? [] : blob.toString('utf8').split('\0');
-    if (list.length !== n) throw corrupt('bad header');
-    ids = list.map((x) => x || undefined);
-    idBlob = blob;
+    idBlob = Buffer.allocUnsafe(idBytes!);
+    take(idBlob);
+    ids = [];
     const raw = new Int32Array(slots!);
     take(new Uint8Array(raw.buffer));
     if (meta.table?.hash === TABLE_HASH) table = raw;
@@ -156,5 +153,11 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   const tail = Buffer.alloc(4);
   src.read(tail, off);
   if (crc !== tail.readUInt32LE(0)) throw corrupt('checksum');
+  // The ids last: their ~1M strings would make every GC the large allocations above may start dearer.
+  if (idBlob) {
+    const list = n === 0 ? [] : idBlob.toString('utf8').split('\0');
+    if (list.length !== n) throw corrupt('bad header');
+    ids = list.map((x) => x || undefined);
+  }
   return { version, seq: meta.seq, ids, idBlob, interned: meta.interned.map(String), table, keyword };
 }

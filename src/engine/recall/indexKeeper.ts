@@ -15,6 +15,7 @@ import { kindOfId } from '../types';
 import { fileSource, IMAGE_VERSION } from './indexImage';
 import { RecallIndex, type IndexedItem, type RestoredImage } from './recallIndex';
 import { VECTOR_FORMAT } from './vectorFile';
+import { VectorIndex } from './vectorIndex';
 
 /** Items read from the store per chunk when catching up. */
 const CATCH_UP_CHUNK = 500;
@@ -101,6 +102,9 @@ export class IndexKeeper extends Disposable {
    */
   load(): void {
     const started = Date.now();
+    // The vector file first: its rows (~0.5 GB at 1M items) are allocated while the JS heap is still small
+    // (a large allocation can start a full GC, which costs far more once the image's ids are on the heap).
+    const vectors = this.readVectorFile();
     const restored = this.restoreImage();
     let mode: IndexOpenReport['mode'] = 'rebuilt';
     let caughtUp = 0;
@@ -122,7 +126,7 @@ export class IndexKeeper extends Disposable {
       this.recallIndex.clear();
       this.reindexAll();
     }
-    const adoptedVectors = this.adoptVectorFile();
+    const adoptedVectors = this.adoptVectorFile(vectors);
     this.recallIndex.releaseRestoreState();
     this.openReport = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
     this.logger.info('engine.index_ready', { mode, items: this.recallIndex.size, caughtUp, adoptedVectors, ms: this.openReport.ms });
@@ -178,12 +182,23 @@ export class IndexKeeper extends Disposable {
     this.recallIndex.upsert(ix);
   }
 
-  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
-  private adoptVectorFile(): number {
+  /** The current embedder's vector file as loaded, the error that refused it, or null when there is none. */
+  private readVectorFile(): VectorIndex | { error: unknown } | null {
     const file = this.vectorFile(this.recallIndex.embedderId);
-    if (!existsSync(file)) return 0;
+    if (!existsSync(file)) return null;
     try {
-      const n = this.recallIndex.adoptVectors(file);
+      return VectorIndex.load(file, this.recallIndex.embedderId, this.recallIndex.embedderInUse.dims);
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Adopts `vectors/<embedder-id>.bin` (or the file read already) when present; a refused or damaged file only costs re-embedding. */
+  private adoptVectorFile(loaded: VectorIndex | { error: unknown } | null = this.readVectorFile()): number {
+    if (!loaded) return 0;
+    try {
+      if (!(loaded instanceof VectorIndex)) throw loaded.error;
+      const n = this.recallIndex.adoptVectors(loaded);
       // A file of an older format is rewritten at the next save (its load is the slow row-by-row one).
       if (this.recallIndex.adoptedFileVersion >= VECTOR_FORMAT) {
         this.persisted.vectorVersion = this.recallIndex.vectorVersion;

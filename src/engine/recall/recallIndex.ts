@@ -184,8 +184,9 @@ export class RecallIndex {
    * is indexed here, still embeddable, and its text and partition hash match; the rest are re-queued
    * by the caller. Returns how many rows were adopted.
    */
-  adoptVectors(file: string): number {
-    const loaded = VectorIndex.load(file, this.embedder.id, this.embedder.dims);
+  adoptVectors(file: string | VectorIndex): number {
+    const loaded = typeof file === 'string' ? VectorIndex.load(file, this.embedder.id, this.embedder.dims) : file;
+    if (loaded.embedderId !== this.embedder.id || loaded.dims !== this.embedder.dims) throw new MemoryError('E_REFUSED', 'vector file belongs to another embedder');
     const map = loaded.itemMap;
     loaded.itemMap = undefined;
     this.adoptedFileVersion = loaded.fileVersion;
@@ -208,13 +209,21 @@ export class RecallIndex {
       if (h === 0 || (current !== 0 && current !== h) || partition !== labelOf(doc)) return -1;
       return doc;
     };
+    // One pass over the rows (partition by partition, no callback per row): where each one goes.
+    const to = new Int32Array(hashes.length).fill(-1);
     const drop: number[] = [];
     let moved = false;
-    loaded.forEachDoc((oldDoc, partition) => {
-      const doc = fits(oldDoc, partition);
-      if (doc < 0) drop.push(oldDoc);
-      else if (doc !== oldDoc) moved = true;
-    });
+    for (const part of loaded.partitionDocs()) {
+      for (let r = 0; r < part.count; r++) {
+        const oldDoc = part.docIds[r]!;
+        const doc = oldDoc < to.length ? fits(oldDoc, part.label) : -1;
+        if (doc < 0) drop.push(oldDoc);
+        else {
+          to[oldDoc] = doc;
+          if (doc !== oldDoc) moved = true;
+        }
+      }
+    }
     let target: VectorIndex;
     if (!moved) {
       // The usual case (the file was saved with this index's doc numbering): keep the loaded rows in place.
@@ -223,23 +232,17 @@ export class RecallIndex {
     } else {
       target = new VectorIndex(this.embedder.id, this.embedder.dims);
       loaded.forEachRow((oldDoc, partition, vec) => {
-        const doc = fits(oldDoc, partition);
-        if (doc >= 0) target.upsert(doc, partition, vec);
+        if (oldDoc < to.length && to[oldDoc]! >= 0) target.upsert(to[oldDoc]!, partition, vec);
       });
     }
-    let adopted = 0;
     const pending = this.pendingText.size > 0;
-    target.forEachDoc((doc) => {
-      this.textHash[doc] = hashes[doc] === undefined || moved ? this.textHash[doc]! : hashes[doc]! >>> 0;
+    for (let oldDoc = 0; oldDoc < to.length; oldDoc++) {
+      const doc = to[oldDoc]!;
+      if (doc < 0) continue;
+      this.textHash[doc] = hashes[oldDoc]! >>> 0;
       if (pending) this.pendingText.delete(doc);
-      adopted++;
-    });
-    if (moved) {
-      loaded.forEachDoc((oldDoc, partition) => {
-        const doc = fits(oldDoc, partition);
-        if (doc >= 0) this.textHash[doc] = hashes[oldDoc]! >>> 0;
-      });
     }
+    const adopted = target.size;
     // Vectors made meanwhile in this process (same embedder) win over the file's.
     this.vectors.forEachRow((doc, partition, vec) => target.upsert(doc, partition, vec));
     this.vectors = target;

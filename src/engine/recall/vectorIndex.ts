@@ -148,6 +148,11 @@ export class VectorIndex {
     return true;
   }
 
+  /** Each partition's label and doc ids (rows [0, count)): a read-only view for one pass over every row. */
+  partitionDocs(): readonly { label: string; docIds: Int32Array; count: number }[] {
+    return this.parts.map((p) => ({ label: p.label, docIds: p.docIds, count: p.count }));
+  }
+
   /** Calls `cb` for every stored row's doc id and partition (no vector: cheap). */
   forEachDoc(cb: (docId: number, partition: string) => void): void {
     for (const p of this.parts) for (let r = 0; r < p.count; r++) cb(p.docIds[r]!, p.label);
