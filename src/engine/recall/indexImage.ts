@@ -155,9 +155,10 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   if (crc !== tail.readUInt32LE(0)) throw corrupt('checksum');
   // The ids last: their ~1M strings would make every GC the large allocations above may start dearer.
   if (idBlob) {
-    const list = n === 0 ? [] : idBlob.toString('utf8').split('\0');
+    const list: (string | undefined)[] = n === 0 ? [] : idBlob.toString('utf8').split('\0');
     if (list.length !== n) throw corrupt('bad header');
-    ids = list.map((x) => x || undefined);
+    for (let d = 0; d < n; d++) if (list[d] === '') list[d] = undefined; // in place: no second 1M array
+    ids = list;
   }
   return { version, seq: meta.seq, ids, idBlob, interned: meta.interned.map(String), table, keyword };
 }

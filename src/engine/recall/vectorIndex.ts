@@ -11,8 +11,8 @@ import { MemoryError } from '../errors';
 import { dotAt, dotAt8, type Int8Rows, int8Rows, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
 import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
 import {
-  blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, rowBytesFor, VECTOR_FORMAT, type VectorFileHead, withVectorFile,
-  writeVectorFile,
+  blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, readExactlyAsync, rowBytesFor, VECTOR_FORMAT, type VectorFileHead,
+  withVectorFile, withVectorFileAsync, writeVectorFile,
 } from './vectorFile';
 
 export interface VectorHit {
@@ -322,40 +322,93 @@ export class VectorIndex {
    */
   static load(file: string, embedderId: string, dims: number, opts: { int8?: boolean } = {}): VectorIndex {
     return withVectorFile(file, embedderId, dims, (fd, head) => {
-      const idx = new VectorIndex(embedderId, dims, opts);
-      idx.itemMap = head.map;
-      idx.fileVersion = head.version;
-      for (let pi = 0; pi < head.labels.length; pi++) {
-        idx.parts.push(idx.newPartition(head.labels[pi]!, Math.max(INITIAL_ROWS, head.counts?.[pi] ?? 0)));
-        idx.partByLabel.set(head.labels[pi]!, pi);
+      const idx = VectorIndex.forFile(head, embedderId, dims, opts);
+      if (head.version !== VECTOR_FORMAT) {
+        idx.readRows(fd, head);
+        return idx;
       }
-      if (head.version === VECTOR_FORMAT) idx.readBlocks(fd, head);
-      else idx.readRows(fd, head);
+      for (const b of idx.blocks(head)) {
+        readExactly(fd, b.docIds, b.pos);
+        readExactly(fd, b.invScale, b.pos + b.docIds.byteLength);
+        if (b.rows) readExactly(fd, b.rows, b.rowsPos);
+        else idx.readExactRows(fd, b.pi, b.count, b.rowsPos);
+      }
+      idx.registerBlocks(head);
       return idx;
     });
   }
 
-  /** Format 4: each partition's ids, scales and int8 rows read straight into its storage. */
-  private readBlocks(fd: number, head: VectorFileHead): void {
+  /**
+   * `load`, with the blocks of a format 4 file read off the main thread (libuv's pool), so an open can read
+   * the vector file while it reads the store. Older formats (and exact mode) load as `load` does.
+   */
+  static async loadAsync(file: string, embedderId: string, dims: number): Promise<VectorIndex> {
+    return withVectorFileAsync(file, embedderId, dims, async (fd, head) => {
+      const idx = VectorIndex.forFile(head, embedderId, dims, {});
+      if (head.version !== VECTOR_FORMAT) {
+        idx.readRows(fd, head);
+        return idx;
+      }
+      const reads: Promise<void>[] = [];
+      for (const b of idx.blocks(head)) {
+        reads.push(readExactlyAsync(fd, b.docIds, b.pos), readExactlyAsync(fd, b.invScale, b.pos + b.docIds.byteLength));
+        if (b.rows) reads.push(readExactlyAsync(fd, b.rows, b.rowsPos));
+        else idx.readExactRows(fd, b.pi, b.count, b.rowsPos);
+      }
+      // Settle every read before the fd closes, then report the first failure.
+      const failed = (await Promise.allSettled(reads)).find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      idx.registerBlocks(head);
+      return idx;
+    });
+  }
+
+  /** An empty index with the file's partitions, sized for their rows. */
+  private static forFile(head: VectorFileHead, embedderId: string, dims: number, opts: { int8?: boolean }): VectorIndex {
+    const idx = new VectorIndex(embedderId, dims, opts);
+    idx.itemMap = head.map;
+    idx.fileVersion = head.version;
+    for (let pi = 0; pi < head.labels.length; pi++) {
+      idx.parts.push(idx.newPartition(head.labels[pi]!, Math.max(INITIAL_ROWS, head.counts?.[pi] ?? 0)));
+      idx.partByLabel.set(head.labels[pi]!, pi);
+    }
+    return idx;
+  }
+
+  /** Format 4: where each partition's ids, scales and int8 rows go (views of its storage; rows null in exact mode) and their file offsets. */
+  private blocks(head: VectorFileHead): { pi: number; count: number; pos: number; rowsPos: number; docIds: Int32Array; invScale: Float32Array; rows: Int8Array | null }[] {
     const d = this.dims;
     let pos = head.dataStart;
+    return this.parts.map((p, pi) => {
+      const c = head.counts![pi]!;
+      const b = {
+        pi, count: c, pos, rowsPos: pos + c * 8, docIds: p.docIds.subarray(0, c), invScale: p.invScale.subarray(0, c),
+        rows: p.q8 ? p.q8.bytes.subarray(p.q8.rowsOffset, p.q8.rowsOffset + c * d) : null,
+      };
+      pos += blockBytes(c, d);
+      return b;
+    });
+  }
+
+  /** Exact mode: a partition's int8 rows read in slices and dequantised into its float rows. */
+  private readExactRows(fd: number, pi: number, c: number, pos: number): void {
+    const d = this.dims, p = this.parts[pi]!;
+    const slice = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / d));
+    const tmp = new Int8Array(Math.min(c, slice) * d);
+    for (let r0 = 0; r0 < c; r0 += slice) {
+      const n = Math.min(slice, c - r0);
+      readExactly(fd, tmp.subarray(0, n * d), pos + r0 * d);
+      for (let r = 0; r < n; r++) {
+        const inv = p.invScale[r0 + r]!;
+        for (let i = 0; i < d; i++) p.rows![(r0 + r) * d + i] = tmp[r * d + i]! * inv;
+      }
+    }
+  }
+
+  /** After the blocks were read: the rows' slots, checking ids (no duplicates) and scales. */
+  private registerBlocks(head: VectorFileHead): void {
     for (let pi = 0; pi < this.parts.length; pi++) {
       const p = this.parts[pi]!, c = head.counts![pi]!;
-      readExactly(fd, p.docIds.subarray(0, c), pos);
-      readExactly(fd, p.invScale.subarray(0, c), pos + c * 4);
-      pos += c * 8;
-      if (p.q8) {
-        readExactly(fd, p.q8.bytes.subarray(p.q8.rowsOffset, p.q8.rowsOffset + c * d), pos);
-      } else {
-        const slice = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / d));
-        const tmp = new Int8Array(Math.min(c, slice) * d);
-        for (let r0 = 0; r0 < c; r0 += slice) {
-          const n = Math.min(slice, c - r0);
-          readExactly(fd, tmp.subarray(0, n * d), pos + r0 * d);
-          for (let i = 0; i < n * d; i++) p.rows![r0 * d + i] = tmp[i]! * p.invScale[r0 + Math.floor(i / d)]!;
-        }
-      }
-      pos += blockBytes(c, d) - c * 8;
       for (let r = 0; r < c; r++) {
         const docId = p.docIds[r]!;
         if (docId < 0) throw corruptFile('bad doc id');
