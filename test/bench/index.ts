@@ -2,6 +2,7 @@
 // Each returns a JSON-able object; `default` ones run when no name is given.
 import type { BenchFn } from './harness';
 import { benchDashboard } from './dashboard';
+import { benchQueries } from './keywordPrune';
 import { benchGate } from './gate';
 import { benchHook } from './hook';
 import { benchLocomo } from './locomo';
@@ -50,6 +51,11 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     summary: 'dashboard surfaces (overview, tags, review queue, engine card) and status/headline, timed on a copy of an existing store (--store DIR, e.g. a kept scale run; --items N for its clock)',
     default: false,
     run: benchDashboard,
+  },
+  queries: {
+    summary: 'recall + search on a copy of an existing store (--store DIR, e.g. a kept scale run; --items N for its clock): open → first recall, p50/p95, keyword search pruned vs exhaustive',
+    default: false,
+    run: benchQueries,
   },
   hook: {
     summary: 'agent hook latency spawn → answer (dist/hook.js): via the running extension\'s socket and cold, p50/p95 at 10k/100k items',

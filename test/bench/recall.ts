@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
+import { keywordPruning } from './keywordPrune';
 import { loadCorpus, type Corpus } from './corpus';
 import { locomoDataFile, measure, round, rssMb, type BenchContext } from './harness';
 import { RssSampler, rerunArgs, timeQueries } from './scale';
@@ -110,6 +111,7 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       const items = { requested: n, indexEntries: internals(engine).index.size, distinctTexts: st.rawRecord.blobs };
       sampler.mark('queries');
       const { recallMs, searchMs } = await timeQueries(engine, questions, 200, () => sampler.sample());
+      const keyword = await keywordPruning(engine, questions, 100);
       const rss = rssMb();
       const memoryAfterFillMb = memoryMb();
       // What health rates (R-MAINT-3): memory's own footprint, not the process's RSS.
@@ -127,7 +129,7 @@ export async function benchRecall(ctx: BenchContext): Promise<Record<string, unk
       const memory = sampler.stop();
       const fresh = freshProcessReopen(dir, n, file);
       out[String(n)] = {
-        items, fillSeconds: round(fillMs / 1000, 1), recall: recallMs, search: searchMs, rssMb: rss, rss: memory, memoryAfterFillMb, footprintAfterFill,
+        items, fillSeconds: round(fillMs / 1000, 1), recall: recallMs, search: searchMs, keywordPruning: keyword, rssMb: rss, rss: memory, memoryAfterFillMb, footprintAfterFill,
         activation: { openMs: round(openMs, 1), toFirstRecallMs: round(firstRecallMs, 1), rssMb: sameProcessRss },
         freshProcess: fresh,
         targets: { recallP95Ms: n >= 100_000 ? 25 : 5, rssMb: 400, toFirstRecallMs: 1500 },

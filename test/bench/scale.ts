@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryEngine } from '../../src/engine/engine';
 import { FixedClock, nullLogger } from '../../src/engine/host';
 import type { ImportMessage } from '../../src/engine/write/turnWriter';
+import { keywordPruning } from './keywordPrune';
 import { loadCorpus } from './corpus';
 import { timeSurfaces } from './dashboard';
 import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
@@ -230,6 +231,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     // Queries, same questions for both.
     rss.mark('queries');
     const queries = await timeQueries(engine, corpus.questions, 200, () => rss.sample());
+    const keywordSearch = await keywordPruning(engine, corpus.questions, 100);
     phaseIo('queries');
     ctx.log(`scale: recall p95 ${queries.recallMs.p95} ms, search p95 ${queries.searchMs.p95} ms`);
 
@@ -268,6 +270,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       seconds: { import: round(importMs / 1000, 1), derive: round(deriveMs / 1000, 1), importAndDerive: round((importMs + deriveMs) / 1000, 1), close: round(closeMs / 1000, 2) },
       importProgress: importLog,
       ...queries,
+      keywordPruning: keywordSearch,
       dashboardMs,
       reopen: { openMs: again.openMs, toFirstRecallMs: again.toFirstRecallMs },
       freshProcess: fresh,

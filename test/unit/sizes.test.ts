@@ -17,7 +17,6 @@ const ALLOWED: Record<string, [number, string]> = {
   'src/engine/recall/vectorIndex.ts': [550, 'int8 partitions and their scan, and the vector file loads (sync and off-thread, formats 2–4); next split: the loaders into vectorFile.ts behind a partition-storage interface'],
   'src/engine/recall/recallIndex.ts': [710, 'keyword + vector + metadata index and its serialisation; next split: the image codec (serialize/restore)'],
   'src/engine/model/openaiClient.ts': [700, 'the OpenAI-compatible client: streaming, tool calls, limits and error mapping; next split: the SSE reader'],
-  'src/engine/recall/keywordIndex.ts': [640, 'BM25 postings, analysis and their compact encoding; next split: the postings codec'],
   'src/engine/write/derive.ts': [630, 'the deterministic derivation rules (facts, entities, topics); next split: entities'],
   'src/engine/write/derive.ts#extractEntities': [95, 'one ordered rule list; to split with derive.ts'],
   'src/engine/write/poisonGate.ts': [660, 'the gate\'s detectors and their normalisation (homoglyph and tag-character views, status); next split: the normalisation tables'],

@@ -6,6 +6,9 @@
 // too; the index itself stays per-doc, so links can change without re-indexing anything.
 import { MemoryError } from '../errors';
 import { analyze, detectLanguage, type Language } from './language';
+import { ContextScratch, type Accumulators, type KeywordContext, type OrdView, type PruneStats, type QueryTerm } from './keywordContext';
+
+export type { KeywordContext, KeywordLink } from './keywordContext';
 
 export interface KeywordHit {
   docId: number;
@@ -22,21 +25,8 @@ export interface KeywordSearchOptions {
   normalise?: 'max' | 'coverage';
   /** Context expansion: the docs whose text also counts toward a doc's, at a weight. */
   context?: KeywordContext;
-}
-
-/** A doc's context links: each linked doc's terms count toward it at `weight` in (0, 1]. Must be symmetric. */
-export interface KeywordContext {
-  linksOf(docId: number): readonly KeywordLink[];
-  /**
-   * Optional allocation-free form of `linksOf`: writes up to `docs.length` links into the arrays and
-   * returns how many (the search hot path prefers it).
-   */
-  linksInto?(docId: number, docs: Int32Array, weights: Float64Array): number;
-}
-
-export interface KeywordLink {
-  docId: number;
-  weight: number;
+  /** Score every posting (no pruning): the reference the pruned search must equal (tests, benchmarks). */
+  exhaustive?: boolean;
 }
 
 export interface KeywordIndexOptions {
@@ -151,7 +141,10 @@ export class KeywordIndex {
     return true;
   }
 
-  /** BM25 top-k for already analysed query terms (use `queryTerms`). Ties go to the older doc. */
+  /**
+   * BM25 top-k for already analysed query terms (use `queryTerms`). Terms are scored rarest first;
+   * an expanded search prunes exactly (keywordContext.ts). Ties go to the lower doc id.
+   */
   search(queryTokens: readonly string[], k: number, opts: KeywordSearchOptions | ((docId: number) => boolean) = {}): KeywordHit[] {
     const o: KeywordSearchOptions = typeof opts === 'function' ? { filter: opts } : opts;
     if (k <= 0 || this.docToOrd.size === 0) return [];
@@ -165,53 +158,32 @@ export class KeywordIndex {
       this.acc = new Float32Array(this.ordLen.length);
       this.accTf = new Float32Array(this.ordLen.length);
     }
-    const acc = this.acc, accTf = this.accTf, ordLen = this.ordLen;
     const n = this.docToOrd.size;
-    const avgLen = this.totalLen / n;
-    const k1 = this.k1, b = this.b;
-    const touched: number[] = [];
+    const terms: (QueryTerm & { id: number })[] = [];
     let idfSum = 0;
-    const coverage = o.normalise === 'coverage';
-    const ctx = o.context ? this.scratch.begin(this, o.context, o.filter) : null;
-    const reached: number[] = [];
-    for (const [id, qn] of qtf) {
-      const p = this.postings[id]!;
+    for (const [id, qn] of [...qtf].sort((a, b) => this.postLen[a[0]]! - this.postLen[b[0]]! || a[0] - b[0])) {
       const len = this.postLen[id]!;
       const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
-      if (ctx) {
-        // Expanded: the doc's own tf plus its links' tf at their weights, against its expanded length
-        // and an equally expanded average (norm = 1 + Σ link weights).
-        reached.length = 0;
-        ctx.termTf(p, len, reached);
-        const tfs = ctx.tf;
-        for (const ord of reached) {
-          const tf = tfs[ord]!;
-          tfs[ord] = 0;
-          const effLen = ctx.effLen(ord); // also sets ctx.norm[ord]
-          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * effLen) / (avgLen * ctx.norm[ord]!)));
-          if (acc[ord] === 0) touched.push(ord);
-          acc[ord] += idf * sat;
-          if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
-        }
-        continue;
-      }
-      for (let i = 0; i < len; i += 2) {
-        const ord = p[i]!;
-        const dl = ordLen[ord]!;
-        if (dl === 0) continue;
-        const tf = p[i + 1]!;
-        const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
-        if (acc[ord] === 0) touched.push(ord);
-        acc[ord] += idf * sat;
-        if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
-      }
+      terms.push({ id, p: this.postings[id]!, len, idf });
     }
-    ctx?.end();
+    const a: Accumulators = { acc: this.acc, accTf: this.accTf, coverage: o.normalise === 'coverage', k1: this.k1, b: this.b, avgLen: this.totalLen / n };
+    let touched: number[];
+    if (o.context) {
+      const ctx = this.scratch.begin(this.internals, o.context, o.filter);
+      try {
+        touched = ctx.score(terms, k, a, o.exhaustive === true);
+      } finally {
+        ctx.end();
+      }
+    } else {
+      touched = this.scorePlain(terms, a);
+    }
     const heap = new TopK(k);
+    const acc = this.acc, accTf = this.accTf;
     for (const ord of touched) {
-      const s = coverage ? accTf[ord]! / idfSum : acc[ord]!;
+      const s = a.coverage ? accTf[ord]! / idfSum : acc[ord]!;
       acc[ord] = 0;
       accTf[ord] = 0;
       if (!heap.wouldAccept(s)) continue;
@@ -227,8 +199,33 @@ export class KeywordIndex {
     return hits;
   }
 
+  /** Plain BM25 over every posting of `terms`; returns the ordinals touched. */
+  private scorePlain(terms: readonly QueryTerm[], a: Accumulators): number[] {
+    const { acc, accTf, coverage, k1, b, avgLen } = a;
+    const ordLen = this.ordLen;
+    const touched: number[] = [];
+    for (const { p, len, idf } of terms) {
+      for (let i = 0; i < len; i += 2) {
+        const ord = p[i]!;
+        const dl = ordLen[ord]!;
+        if (dl === 0) continue;
+        const tf = p[i + 1]!;
+        const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
+        if (acc[ord] === 0) touched.push(ord);
+        acc[ord] += idf * sat;
+        if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
+      }
+    }
+    return touched;
+  }
+
+  /** How the last expanded search was pruned (tests, benchmarks). */
+  get lastPruneStats(): Readonly<PruneStats> {
+    return this.scratch.stats;
+  }
+
   /** @internal For ContextScratch. */
-  get internals() {
+  get internals(): OrdView {
     return { ordLen: this.ordLen, ordToDoc: this.ordToDoc, docToOrd: this.docToOrd, ordCount: this.ordCount };
   }
 
@@ -366,158 +363,6 @@ function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
 }
 
 /**
- * Scratch for context expansion, kept by the index and reused by every search (a search must not
- * allocate index-sized arrays: at 100k docs that was ~2.5 MB of garbage per query). Per ordinal:
- * expanded tf (reset as read), expanded length and norm, filter verdict and resolved links; only the
- * ordinals a search reached are reset afterwards. A link whose doc fails the filter adds nothing.
- */
-class ContextScratch {
-  tf = new Float64Array(0);
-  norm = new Float64Array(0);
-  private len = new Float64Array(0); // 0 = not computed yet
-  private allowed = new Int8Array(0); // 0 unknown, 1 yes, -1 no
-  private linkStart = new Int32Array(0); // -1 = not resolved yet; else offset into linkOrd/linkW
-  private linkCount = new Int32Array(0);
-  private linkOrd = new Int32Array(256);
-  private linkW = new Float64Array(256);
-  private linkUsed = 0;
-  private readonly tmpDocs = new Int32Array(64); // linksInto output (a doc has a handful of links)
-  private readonly tmpW = new Float64Array(64);
-  private readonly dirty: number[] = [];
-  private ix!: KeywordIndex['internals'];
-  private context!: KeywordContext;
-  private filter: ((docId: number) => boolean) | undefined;
-
-  get approxBytes(): number {
-    return this.tf.byteLength + this.norm.byteLength + this.len.byteLength + this.allowed.byteLength + this.linkStart.byteLength
-      + this.linkCount.byteLength + this.linkOrd.byteLength + this.linkW.byteLength;
-  }
-
-  begin(idx: KeywordIndex, context: KeywordContext, filter?: (docId: number) => boolean): this {
-    if (this.dirty.length || this.linkUsed) this.end(); // a search that threw half-way
-    this.ix = idx.internals;
-    this.context = context;
-    this.filter = filter;
-    const n = this.ix.ordCount;
-    if (this.tf.length < n) {
-      const cap = Math.max(n, this.tf.length * 2, 1024);
-      this.tf = new Float64Array(cap);
-      this.norm = new Float64Array(cap);
-      this.len = new Float64Array(cap);
-      this.allowed = new Int8Array(cap);
-      this.linkStart = new Int32Array(cap).fill(-1);
-      this.linkCount = new Int32Array(cap);
-    }
-    return this;
-  }
-
-  /** Resets what this search touched (tf is already reset as read). */
-  end(): void {
-    for (const ord of this.dirty) {
-      this.len[ord] = 0;
-      this.norm[ord] = 0;
-      this.allowed[ord] = 0;
-      this.linkStart[ord] = -1;
-    }
-    this.dirty.length = 0;
-    this.linkUsed = 0;
-    this.filter = undefined;
-  }
-
-  /** Fills `tf` for one term's postings; pushes the ordinals reached onto `reached`. */
-  termTf(p: Int32Array, len: number, reached: number[]): void {
-    const tfs = this.tf, ordLen = this.ix.ordLen;
-    for (let i = 0; i < len; i += 2) {
-      const ord = p[i]!;
-      if (ordLen[ord] === 0) continue;
-      const tf = p[i + 1]!;
-      if (tfs[ord] === 0) reached.push(ord);
-      tfs[ord] += tf;
-      // Links are symmetric: this doc's words reach each linked doc at the link's weight.
-      if (!this.ok(ord)) continue;
-      const s = this.resolve(ord), e = s + this.linkCount[ord]!;
-      for (let j = s; j < e; j++) {
-        const lo = this.linkOrd[j]!;
-        if (tfs[lo] === 0) reached.push(lo);
-        tfs[lo] += tf * this.linkW[j]!;
-      }
-    }
-  }
-
-  effLen(ord: number): number {
-    let v = this.len[ord]!;
-    if (v === 0) {
-      v = this.ix.ordLen[ord]!;
-      let norm = 1;
-      const s = this.resolve(ord), e = s + this.linkCount[ord]!;
-      for (let j = s; j < e; j++) {
-        const w = this.linkW[j]!;
-        v += this.ix.ordLen[this.linkOrd[j]!]! * w;
-        norm += w;
-      }
-      this.len[ord] = v;
-      this.norm[ord] = norm;
-    }
-    return v;
-  }
-
-  private ok(ord: number): boolean {
-    let a = this.allowed[ord]!;
-    if (a === 0) {
-      a = !this.filter || this.filter(this.ix.ordToDoc[ord]!) ? 1 : -1;
-      this.allowed[ord] = a;
-      this.dirty.push(ord);
-    }
-    return a > 0;
-  }
-
-  /** Resolves `ord`'s links once per search; returns their offset (count in linkCount). */
-  private resolve(ord: number): number {
-    let s = this.linkStart[ord]!;
-    if (s >= 0) return s;
-    s = this.linkUsed;
-    let c = 0;
-    const docId = this.ix.ordToDoc[ord]!;
-    let n: number;
-    let docs: Int32Array, ws: Float64Array;
-    if (this.context.linksInto) {
-      n = this.context.linksInto(docId, this.tmpDocs, this.tmpW);
-      docs = this.tmpDocs;
-      ws = this.tmpW;
-    } else {
-      const links = this.context.linksOf(docId);
-      n = Math.min(links.length, this.tmpDocs.length);
-      for (let i = 0; i < n; i++) { this.tmpDocs[i] = links[i]!.docId; this.tmpW[i] = links[i]!.weight; }
-      docs = this.tmpDocs;
-      ws = this.tmpW;
-    }
-    if (s + n > this.linkOrd.length) {
-      const cap = Math.max(this.linkOrd.length * 2, s + n);
-      const ord2 = new Int32Array(cap);
-      ord2.set(this.linkOrd);
-      this.linkOrd = ord2;
-      const w2 = new Float64Array(cap);
-      w2.set(this.linkW);
-      this.linkW = w2;
-    }
-    const toOrd = this.ix.docToOrd;
-    for (let i = 0; i < n; i++) {
-      const weight = ws[i]!;
-      const lo = toOrd.get(docs[i]!);
-      if (lo < 0 || !(weight > 0) || !this.ok(lo)) continue;
-      this.linkOrd[s + c] = lo;
-      this.linkW[s + c] = weight < 1 ? weight : 1;
-      c++;
-    }
-    this.linkUsed = s + c;
-    this.linkStart[ord] = s;
-    this.linkCount[ord] = c;
-    if (this.allowed[ord] === 0) this.dirty.push(ord); // keep the reset list complete
-    return s;
-  }
-}
-
-/**
  * docId → ordinal (-1 = none). Doc ids are small and dense in practice (the recall index reuses
  * freed ones), so ids below 2^22 live in a typed array — a Map lookup per context link was the
  * largest cost of an expanded search at 100k docs; larger ids fall back to a Map.
@@ -568,7 +413,11 @@ class DocOrdMap {
   }
 }
 
-/** A fixed-size min-heap of (docId, score); sorted() gives best first, ties by lower docId. */
+/**
+ * A fixed-size heap of the k best (docId, score): higher score first, ties to the lower doc id — a total
+ * order, so which of several equal scores are kept never depends on the order they were pushed in.
+ * sorted() gives best first.
+ */
 export class TopK {
   private readonly ids: Int32Array;
   private readonly scores: Float64Array;
@@ -580,20 +429,22 @@ export class TopK {
   get size(): number {
     return this.n;
   }
-  /** The score a new entry must beat once the heap is full. */
+  /** The score a new entry must reach once the heap is full (a tie wins only with a lower doc id). */
   get threshold(): number {
     return this.n < this.k ? -Infinity : this.scores[0]!;
   }
+  /** False when `score` cannot get in whatever its doc id (cheap check before the filter). */
   wouldAccept(score: number): boolean {
-    return this.n < this.k || score > this.scores[0]!;
+    return this.n < this.k || score >= this.scores[0]!;
   }
   push(id: number, score: number): void {
     const ids = this.ids, sc = this.scores;
+    // worse(i): entry i ranks below (score, id) — the root is the worst entry kept.
     if (this.n < this.k) {
       let i = this.n++;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (sc[parent]! <= score) break;
+        if (!(score < sc[parent]! || (score === sc[parent]! && id > ids[parent]!))) break;
         sc[i] = sc[parent]!;
         ids[i] = ids[parent]!;
         i = parent;
@@ -602,15 +453,15 @@ export class TopK {
       ids[i] = id;
       return;
     }
-    if (score <= sc[0]!) return;
+    if (score < sc[0]! || (score === sc[0]! && id >= ids[0]!)) return;
     let i = 0;
     const n = this.n;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const c = r < n && sc[r]! < sc[l]! ? r : l;
-      if (sc[c]! >= score) break;
+      const c = r < n && (sc[r]! < sc[l]! || (sc[r]! === sc[l]! && ids[r]! > ids[l]!)) ? r : l;
+      if (sc[c]! > score || (sc[c]! === score && ids[c]! < id)) break;
       sc[i] = sc[c]!;
       ids[i] = ids[c]!;
       i = c;

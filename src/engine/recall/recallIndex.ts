@@ -61,6 +61,8 @@ export interface IndexQuery {
   excludeConversation?: string;
   /** Which sides to ask (default both); one side alone is for diagnostics and benchmarks. */
   sides?: 'both' | 'keyword' | 'vector';
+  /** Score every keyword posting instead of pruning (same answer, slower): the benchmarks' reference. */
+  exhaustiveKeyword?: boolean;
   /** Query terms already analysed by the caller (`queryTerms(text)`), so the text is not analysed twice. */
   terms?: string[];
   lang?: Language | null;
@@ -420,7 +422,7 @@ export class RecallIndex {
     // Precomputed terms came from the text's own detected language; a fallback only applies when none was found.
     const terms = q.terms && (q.lang || !q.fallbackLanguage) ? q.terms : queryTerms(q.text, q.fallbackLanguage ?? null).terms;
     const sides = q.sides ?? 'both';
-    const kw = terms.length && sides !== 'vector' ? this.keyword.search(terms, CANDIDATES_PER_SIDE, { filter: allowed, normalise: 'max', context: this.context }) : [];
+    const kw = terms.length && sides !== 'vector' ? this.keyword.search(terms, CANDIDATES_PER_SIDE, { filter: allowed, normalise: 'max', context: this.context, exhaustive: q.exhaustiveKeyword === true }) : [];
     let vec: { docId: number; score: number }[] = [];
     if (this.vectors.size > 0 && q.text.trim() && sides !== 'keyword') {
       try {

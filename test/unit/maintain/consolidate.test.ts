@@ -305,6 +305,50 @@ describe('Review queue bounds (rows SQLite may leave out)', () => {
   beforeEach(async () => { t = await createTestEngine(); });
   afterEach(async () => { await t.cleanup(); });
 
+  it('reads the episodic rows a page per kind and stops once full: the same queue as one sorted read, at every limit', async function () {
+    this.timeout(60_000);
+    let seed = 4_242;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fff_ffff) / 0x7fff_ffff);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const items: ItemInput[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const kind = pick(['fact', 'summary', 'entity', 'entity'] as const);
+      items.push({
+        // Whole days: many rows share a created time, so the merge's tie on id matters.
+        id: `${kind === 'fact' ? 'fa' : kind === 'summary' ? 'gs' : 'en'}:${String(i).padStart(4, '0')}`, kind, text: `item ${i}`,
+        created: T0 - Math.floor(rnd() * 300) * DAY, importance: pick([null, 0, 0.1, 0.3, 0.5, 0.8]), accessCount: pick([0, 0, 1, 3]),
+        pinned: rnd() < 0.03, salience: rnd() < 0.2 ? Math.round(rnd() * 1000) / 1000 : null, secret: rnd() < 0.05,
+        trust: rnd() < 0.05 ? 'quarantined' : 'derived', invalidatedAt: kind === 'fact' && rnd() < 0.1 ? T0 : null,
+        meta: { ...(kind === 'fact' && rnd() < 0.1 ? { supersededBy: 'fa:new' } : {}), ...(rnd() < 0.05 ? { reviewKept: T0 } : {}) },
+      });
+    }
+    const store = internals(t.engine).store;
+    await store.transaction((tx) => { for (const it of items) tx.items.put(it); });
+    // The reference: every candidate in one (created, id)-ordered read, judged in order (the queue before paging).
+    const reference = (th: { promote: number; demote: number; margin: number }, limit: number, withSecrets: boolean) => {
+      const picked: string[] = [];
+      for (const r of store.items.scoreRows({ kind: ['fact', 'summary', 'entity'], archived: false, shown: { withSecrets } }, reviewBounds(th, T0))) {
+        if (picked.length >= limit) break;
+        if (r.kind === 'fact' && r.invalidatedAt !== null) { if (r.supersededBy) picked.push(r.id); continue; }
+        const v = r.salience ?? salience({ ...r, mentions: r.mentions }, T0);
+        if ((Math.abs(v - th.promote) <= th.margin && r.kind !== 'entity') || (Math.abs(v - th.demote) <= th.margin && !r.pinned)) picked.push(r.id);
+      }
+      const byId = new Map(store.items.getMany(picked).map((it) => [it.id, it]));
+      return picked.filter((id) => { const it = byId.get(id)!; return it.trust !== 'quarantined' && (!it.secret || withSecrets) && typeof it.meta.reviewKept !== 'number'; });
+    };
+    let compared = 0;
+    for (const th of [CONSOLIDATION_THRESHOLDS, { promote: 0.3, demote: 0.1, margin: 0.1 }, { promote: 0.05, demote: 0.01, margin: 0.2 }]) {
+      for (const limit of [1, 7, 64, 65, 200, 5_000]) {
+        for (const includeSecrets of [false, true]) {
+          const got = t.engine.reviewQueue({ thresholds: th, limit, includeSecrets }).map((e) => e.id);
+          assert.deepEqual(got, reference(th, limit, includeSecrets).slice(0, limit), `${JSON.stringify(th)} limit ${limit}`);
+          if (got.length > 64) compared++;
+        }
+      }
+    }
+    assert.ok(compared >= 4, `queues longer than one page: ${compared}`);
+  });
+
   it('never leaves out a row whose exact score is near a threshold, and leaves others out (2,000 random items, six threshold sets)', async function () {
     this.timeout(60_000);
     const DAY = 86_400_000;

@@ -200,6 +200,12 @@ export interface ReviewBounds {
   promoteMaxAgeMs: Partial<Record<ItemKind, number>>;
 }
 
+/** A page of ItemsRepo.scoreRows: rows after (created, id), at most `limit` (one kind at a time reads an index range). */
+export interface ScorePage {
+  after?: { created: number; id: string };
+  limit: number;
+}
+
 /** One row of ItemsRepo.scoreRows. */
 export interface ScoreRow {
   id: string;
@@ -336,10 +342,14 @@ export class ItemsRepo extends Repo {
    * (invalidated facts), and the item's source statistics as the store keeps them (item_source_stats).
    * With `bounds`, rows that cannot be near a review threshold are left out inside SQLite (see ReviewBounds).
    */
-  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, bounds?: ReviewBounds): ScoreRow[] {
+  scoreRows(filter: Omit<ItemFilter, 'order' | 'limit' | 'offset'>, bounds?: ReviewBounds, page?: ScorePage): ScoreRow[] {
     const { where, params } = whereOf(filter, false);
     const conds = where ? [where.replace(/^ WHERE /, '')] : [];
     const p: SqlParam[] = [...params];
+    if (page?.after) {
+      conds.push('(i.created > ? OR (i.created = ? AND i.id > ?))');
+      p.push(page.after.created, page.after.created, page.after.id);
+    }
     if (bounds) {
       const kinds = Object.keys(bounds.halfLifeMs) as ItemKind[];
       const perKind = (m: Partial<Record<ItemKind, number>>) => {
@@ -375,7 +385,7 @@ export class ItemsRepo extends Repo {
            CASE WHEN i.invalidated_at IS NOT NULL AND json_type(i.meta, '$.supersededBy') = 'text' THEN json_extract(i.meta, '$.supersededBy') END AS superseded_by,
            st.sources, st.last_source_at
          FROM items i${bounds ? ' INDEXED BY items_episodic_scores' : ''} LEFT JOIN item_source_stats st ON st.item_id = i.id
-         ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY i.created, i.id)`, p);
+         ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} ORDER BY i.created, i.id${page ? ' LIMIT ?' : ''})`, page ? [...p, page.limit] : p);
     return jsonRows<[string, ItemKind, number, number | null, number | null, number | null, number, number | null, number | null, number | null, string | null, number | null, number | null]>(r?.j)
       .map(([id, kind, created, lastAccessed, accessCount, importance, pinned, sal, invalidatedAt, mentions, supersededBy, sources, lastSourceAt]) => ({
         id, kind, created: Number(created), lastAccessed: lastAccessed === null ? null : Number(lastAccessed), accessCount: Number(accessCount ?? 0),
