@@ -4,12 +4,12 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { HashEmbedder } from '../../../src/engine/embed/hashEmbedder';
 import { nullLogger } from '../../../src/engine/host';
 import { IdTable } from '../../../src/engine/recall/idTable';
 import { type IndexCandidate, type IndexedItem, type IndexQuery, RecallIndex } from '../../../src/engine/recall/recallIndex';
 import { VectorIndex } from '../../../src/engine/recall/vectorIndex';
+import { toV1, toV3 } from './oldFormats';
 
 const NOW = Date.UTC(2026, 5, 1);
 const WORDS = ('kestrel orders kafka topic retries pnpm workspace cache build deploy staging lambda postgres index vacuum '
@@ -294,54 +294,3 @@ describe('IdTable', () => {
     assert.equal(IdTable.adopt(bad, ids, model.size + 1, (d) => ids[d]), null, 'a slot pointing at no id');
   });
 });
-
-/** The same image in version 1: ids as JSON in the header, no ids blob and no id table (the layout of before). */
-function toV1(v2: Buffer): Buffer {
-  const metaLen = v2.readInt32LE(8), kwLen = v2.readInt32LE(12);
-  const pad8 = (n: number) => (n + 7) & ~7;
-  const meta = JSON.parse(v2.toString('utf8', 16, 16 + metaLen)) as { seq: number; docs: number; interned: string[]; idBytes: number; table: { slots: number } };
-  let off = 16 + pad8(metaLen);
-  const ids = v2.toString('utf8', off, off + meta.idBytes).split('\0').map((x) => x || null);
-  off += pad8(meta.idBytes) + pad8(meta.table.slots * 4);
-  const rest = v2.subarray(off, v2.length - 4); // columns + keyword image (same layout in both versions)
-  assert.equal(rest.length >= pad8(kwLen), true);
-  const m = Buffer.from(JSON.stringify({ seq: meta.seq, docs: meta.docs, ids, interned: meta.interned }), 'utf8');
-  const head = Buffer.alloc(16);
-  head.writeInt32LE(0x5249_5831, 0);
-  head.writeInt32LE(1, 4);
-  head.writeInt32LE(m.length, 8);
-  head.writeInt32LE(kwLen, 12);
-  const body = Buffer.concat([head, m, Buffer.alloc(pad8(m.length) - m.length), rest]);
-  const tail = Buffer.alloc(4);
-  tail.writeUInt32LE(crc32(body), 0);
-  return Buffer.concat([body, tail]);
-}
-
-/** The format 3 file (row-wise rows, the item map as JSON `ext`: what earlier versions wrote) with the rows of a format 4 file. */
-function toV3(v4: Buffer, D: number, map: { ids: (string | null)[]; hashes: number[] }): Buffer {
-  const pad4 = (n: number) => (n + 3) & ~3;
-  const metaLen = v4.readInt32LE(16);
-  const meta = JSON.parse(v4.toString('utf8', 20, 20 + metaLen)) as { labels: string[]; counts: number[]; map: { docs: number; idBytes: number } };
-  let off = 20 + pad4(metaLen) + meta.map.docs * 4 + pad4(meta.map.idBytes);
-  const rows: Buffer[] = [];
-  meta.counts.forEach((c, pi) => {
-    for (let r = 0; r < c; r++) {
-      const row = Buffer.alloc(12 + pad4(D));
-      row.writeInt32LE(v4.readInt32LE(off + r * 4), 0);
-      row.writeInt32LE(pi, 4);
-      row.writeFloatLE(v4.readFloatLE(off + c * 4 + r * 4), 8);
-      v4.copy(row, 12, off + c * 8 + r * D, off + c * 8 + (r + 1) * D);
-      rows.push(row);
-    }
-    off += c * 8 + pad4(c * D);
-  });
-  const m = Buffer.from(JSON.stringify({ embedderId: 'hash-v1-16', labels: meta.labels, counts: meta.counts, ext: map }), 'utf8');
-  const head = Buffer.alloc(20 + pad4(m.length));
-  head.writeInt32LE(0x5645_4331, 0);
-  head.writeInt32LE(3, 4);
-  head.writeInt32LE(D, 8);
-  head.writeInt32LE(rows.length, 12);
-  head.writeInt32LE(m.length, 16);
-  m.copy(head, 20);
-  return Buffer.concat([head, ...rows]);
-}
