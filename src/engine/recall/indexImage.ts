@@ -18,6 +18,8 @@ import { readExactly } from './vectorFile';
 
 const IMAGE_MAGIC = 0x5249_5831; // "RIX1"
 export const IMAGE_VERSION = 2;
+/** Bytes every doc takes in the columns at least (a bound for the header's doc count). */
+const MIN_DOC_BYTES = 40;
 
 export type Column = Uint8Array | Float64Array | Float32Array | Int32Array | Uint32Array;
 
@@ -129,6 +131,8 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   }
   const n = meta.docs;
   if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.interned) || meta.interned[0] !== '') throw corrupt('bad header');
+  // Sizes within the file before anything is allocated for them (the CRC is only known at the end).
+  if (n * MIN_DOC_BYTES > src.size || kwLen > src.size) throw corrupt('bad header');
   let ids: (string | undefined)[];
   let table: Int32Array | null = null;
   let idBlob: Buffer | null = null;

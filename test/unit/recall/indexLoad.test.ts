@@ -188,6 +188,13 @@ describe('recall index load (image + vector file)', function () {
       assert.equal(back.size, 0);
     }
     assert.throws(() => back.restore(img.subarray(0, img.length - 9)), { code: 'E_CORRUPT' });
+    // A header claiming a billion docs is refused before anything is allocated for them.
+    const metaLen = img.readInt32LE(8);
+    const meta = img.toString('utf8', 16, 16 + metaLen);
+    const huge = meta.replace(/"docs":\d+/, '"docs":1000000000');
+    const forged = Buffer.concat([img.subarray(0, 8), Buffer.alloc(4), img.subarray(12, 16), Buffer.from(huge), img.subarray(16 + metaLen)]);
+    forged.writeInt32LE(Buffer.byteLength(huge), 8);
+    assert.throws(() => back.restore(forged), { code: 'E_CORRUPT' });
   });
 });
 
