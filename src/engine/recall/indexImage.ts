@@ -26,7 +26,10 @@ export type Column = Uint8Array | Float64Array | Float32Array | Int32Array | Uin
 /** What an image holds, as `encodeImage` takes it. */
 export interface ImageOut {
   seq: number;
-  ids: readonly (string | undefined)[];
+  /** Docs (the id slots, free ones included). */
+  docs: number;
+  /** The ids (undefined = a free doc), or already encoded as NUL-separated UTF-8 ('' = free). */
+  ids: readonly (string | undefined)[] | Buffer;
   interned: readonly string[];
   /** The id table's slots (built for `ids`). */
   table: Int32Array;
@@ -39,9 +42,11 @@ export interface ImageOut {
 export interface ImageIn {
   version: number;
   seq: number;
-  ids: (string | undefined)[];
+  docs: number;
+  /** Version 1: the ids (undefined = a free doc); null in version 2, whose ids are `idBlob`. */
+  ids: (string | undefined)[] | null;
   interned: string[];
-  /** The ids as saved (version 2; null in 1): a vector file saved with the same bytes needs no decoding. */
+  /** Version 2: the ids as saved, NUL-separated UTF-8 ('' = a free doc), left encoded (see IdList). */
   idBlob: Buffer | null;
   /** Null in version 1 (or another hash): the caller builds the table. */
   table: Int32Array | null;
@@ -52,11 +57,16 @@ const corrupt = (why: string) => new MemoryError('E_CORRUPT', `recall index imag
 const pad8 = (n: number) => (n + 7) & ~7;
 
 export function encodeImage(img: ImageOut): Buffer {
-  const n = img.ids.length;
-  // A NUL cannot be in a memory id (parseMemoryId refuses it); the check keeps the blob's framing sound.
-  const idList = img.ids.map((x) => x ?? '');
-  if (idList.some((x) => x.includes('\0'))) throw new MemoryError('E_BAD_INPUT', 'recall index image: an id holds a NUL');
-  const idBlob = Buffer.from(idList.join('\0'), 'utf8');
+  const n = img.docs;
+  let idBlob: Buffer;
+  if (Buffer.isBuffer(img.ids)) {
+    idBlob = img.ids;
+  } else {
+    // A NUL cannot be in a memory id (parseMemoryId refuses it); the check keeps the blob's framing sound.
+    const idList = img.ids.map((x) => x ?? '');
+    if (idList.some((x) => x.includes('\0'))) throw new MemoryError('E_BAD_INPUT', 'recall index image: an id holds a NUL');
+    idBlob = Buffer.from(idList.join('\0'), 'utf8');
+  }
   const meta = Buffer.from(JSON.stringify({ seq: img.seq, docs: n, interned: img.interned, idBytes: idBlob.length, table: { hash: TABLE_HASH, slots: img.table.length } }), 'utf8');
   const head = Buffer.alloc(16);
   head.writeInt32LE(IMAGE_MAGIC, 0);
@@ -133,7 +143,7 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.interned) || meta.interned[0] !== '') throw corrupt('bad header');
   // Sizes within the file before anything is allocated for them (the CRC is only known at the end).
   if (n * MIN_DOC_BYTES > src.size || kwLen > src.size) throw corrupt('bad header');
-  let ids: (string | undefined)[];
+  let ids: (string | undefined)[] | null = null;
   let table: Int32Array | null = null;
   let idBlob: Buffer | null = null;
   if (version === 1) {
@@ -145,7 +155,6 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
     if (off + pad8(idBytes!) + slots! * 4 > src.size) throw corrupt('truncated');
     idBlob = Buffer.allocUnsafe(idBytes!);
     take(idBlob);
-    ids = [];
     const raw = new Int32Array(slots!);
     take(new Uint8Array(raw.buffer));
     if (meta.table?.hash === TABLE_HASH) table = raw;
@@ -157,12 +166,5 @@ export function decodeImage(src: ImageSource, columnsFor: (docs: number) => read
   const tail = Buffer.alloc(4);
   src.read(tail, off);
   if (crc !== tail.readUInt32LE(0)) throw corrupt('checksum');
-  // The ids last: their ~1M strings would make every GC the large allocations above may start dearer.
-  if (idBlob) {
-    const list: (string | undefined)[] = n === 0 ? [] : idBlob.toString('utf8').split('\0');
-    if (list.length !== n) throw corrupt('bad header');
-    for (let d = 0; d < n; d++) if (list[d] === '') list[d] = undefined; // in place: no second 1M array
-    ids = list;
-  }
-  return { version, seq: meta.seq, ids, idBlob, interned: meta.interned.map(String), table, keyword };
+  return { version, seq: meta.seq, docs: n, ids, idBlob, interned: meta.interned.map(String), table, keyword };
 }

@@ -132,7 +132,6 @@ export class IndexKeeper extends Disposable {
       this.reindexAll();
     }
     const adoptedVectors = this.adoptVectorFile(vectors);
-    this.recallIndex.releaseRestoreState();
     this.openReport = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
     this.logger.info('engine.index_ready', { mode, items: this.recallIndex.size, caughtUp, adoptedVectors, ms: this.openReport.ms });
     this.fillVectors();

@@ -13,7 +13,7 @@ import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
-import { IdTable } from './idTable';
+import { IdList, IdTable } from './idTable';
 import { bufferSource, decodeImage, encodeImage, type ImageSource } from './indexImage';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
@@ -95,9 +95,9 @@ export interface RestoredImage {
 export class RecallIndex {
   keyword = new KeywordIndex();
   private vectors: VectorIndex;
-  private readonly idAt = (doc: number): string | undefined => this.ids[doc];
+  private readonly idAt = (doc: number): string | undefined => this.ids.get(doc);
   private docOf = new IdTable(this.idAt);
-  private ids: (string | undefined)[] = [];
+  private ids = new IdList();
   private freeDocs: number[] = [];
   private kind = new Uint8Array(1024);
   private trust = new Uint8Array(1024);
@@ -127,8 +127,6 @@ export class RecallIndex {
   adoptedFileVersion = 0;
   /** The format of the image last restored (an older one is rewritten at the next save). */
   restoredVersion = 0;
-  /** The ids as restored (and their bytes), until `adoptVectors`: a vector file with the same bytes needs no decoding. */
-  private restoredIds: { blob: Buffer; ids: readonly (string | undefined)[] } | null = null;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -161,7 +159,7 @@ export class RecallIndex {
       + this.conversation.byteLength + this.prevDoc.byteLength + this.nextDoc.byteLength + this.textHash.byteLength
       + (this.convTail.size + this.freeDocs.length) * MAP_ENTRY_BYTES;
     metadataBytes += this.docOf.raw.byteLength;
-    for (const id of this.ids) if (id !== undefined) metadataBytes += id.length * 2 + MAP_ENTRY_BYTES; // ids[] slot
+    metadataBytes += this.ids.approxBytes;
     for (const name of this.internedNames) metadataBytes += name.length * 2 + 2 * MAP_ENTRY_BYTES;
     let pendingBytes = 0;
     for (const p of this.pendingText.values()) pendingBytes += (p.text.length + p.partition.length) * 2 + MAP_ENTRY_BYTES;
@@ -193,18 +191,22 @@ export class RecallIndex {
     loaded.itemMap = undefined;
     this.adoptedFileVersion = loaded.fileVersion;
     if (!map) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
-    // The file's ids are the restored image's (same bytes: the usual case) or are decoded here.
-    const snap = this.restoredIds;
-    this.restoredIds = null;
-    const ids: readonly (string | undefined)[] = snap && map.idBlob?.equals(snap.blob) ? snap.ids : map.ids();
+    // The file's ids are the restored image's (same bytes: the usual case, nothing decoded) or are decoded here.
+    const same = this.ids.baseBlob.length > 0 && !!map.idBlob?.equals(this.ids.baseBlob);
+    const fileIds = same ? null : map.ids();
     const hashes = map.hashes;
     const labelOf = this.partitionLabels();
     // Which rows fit: same item indexed here, still embeddable, same text and partition hash. The usual
     // row kept its doc number (compared as a string, no lookup by id).
     const fits = (oldDoc: number, partition: string): number => {
-      const id = ids[oldDoc];
-      if (!id) return -1;
-      const doc = this.ids[oldDoc] === id ? oldDoc : (this.docOf.get(id) ?? -1);
+      let doc: number;
+      if (same && this.ids.isBase(oldDoc)) {
+        doc = this.ids.has(oldDoc) ? oldDoc : -1;
+      } else {
+        const id = fileIds ? fileIds[oldDoc] : this.ids.baseGet(oldDoc);
+        if (!id) return -1;
+        doc = this.ids.get(oldDoc) === id ? oldDoc : (this.docOf.get(id) ?? -1);
+      }
       if (doc < 0 || !this.embeddable(doc)) return -1;
       const h = hashes[oldDoc]! >>> 0;
       const current = this.textHash[doc]!;
@@ -257,11 +259,8 @@ export class RecallIndex {
     // Every doc's id (as the image has them, so a load can compare the bytes), a hash only where a vector is.
     const hashes = new Uint32Array(this.ids.length);
     this.vectors.forEachDoc((doc) => { hashes[doc] = this.textHash[doc]!; });
-    this.vectors.save(file, { ids: this.ids, hashes });
+    this.vectors.save(file, { ids: this.ids.blob ?? this.ids.toArray(), hashes });
   }
-
-  /** Drops what `restore` kept for `adoptVectors` (the caller adopts no vector file). */
-  releaseRestoreState(): void { this.restoredIds = null; }
 
   exportVectors(): VectorIndex { return this.vectors; }
 
@@ -271,7 +270,7 @@ export class RecallIndex {
     if (doc === undefined) {
       doc = this.freeDocs.pop() ?? this.ids.length;
       this.ensure(doc + 1);
-      this.ids[doc] = item.id;
+      this.ids.set(doc, item.id);
       this.docOf.set(item.id, doc);
     } else {
       this.keyword.remove(doc);
@@ -323,22 +322,22 @@ export class RecallIndex {
   /** Ids of items that should have a vector and have none, queued or stored. */
   idsNeedingVectors(): string[] {
     const out: string[] = [];
-    this.ids.forEach((id, doc) => {
-      if (id !== undefined && this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(id);
-    });
+    for (let doc = 0; doc < this.ids.length; doc++) {
+      if (this.ids.has(doc) && this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(this.ids.get(doc)!);
+    }
     return out;
   }
 
   /** Items that should have a vector (the "of Y" in status). */
   get embeddableCount(): number {
     let n = 0;
-    for (let doc = 0; doc < this.ids.length; doc++) if (this.ids[doc] !== undefined && this.embeddable(doc)) n++;
+    for (let doc = 0; doc < this.ids.length; doc++) if (this.ids.has(doc) && this.embeddable(doc)) n++;
     return n;
   }
 
   /** Every indexed item id (for dropping ids the store no longer has). */
   allIds(): string[] {
-    return this.ids.filter((id): id is string => id !== undefined);
+    return this.ids.toArray().filter((id): id is string => id !== undefined);
   }
 
   /** Drops an item from both indexes; returns false when unknown. */
@@ -351,14 +350,14 @@ export class RecallIndex {
     if (this.vectors.remove(doc)) this.vectorVersion++;
     this.pendingText.delete(doc);
     this.docOf.delete(id);
-    this.ids[doc] = undefined;
+    this.ids.set(doc, undefined);
     this.flags[doc] = F_DEAD;
     this.textHash[doc] = 0;
     this.freeDocs.push(doc);
     return true;
   }
 
-  idOf(doc: number): string | undefined { return this.ids[doc]; }
+  idOf(doc: number): string | undefined { return this.ids.get(doc); }
   kindOf(doc: number): ItemKind { return KIND_CODES[this.kind[doc]]!; }
   trustOf(doc: number): Trust { return TRUST_LEVELS[this.trust[doc]]!; }
   createdOf(doc: number): number { return this.created[doc]!; }
@@ -396,7 +395,7 @@ export class RecallIndex {
         batch.forEach(([doc, p], i) => {
           if (this.pendingText.get(doc) !== p) return; // changed meanwhile: the newer text is queued
           this.pendingText.delete(doc);
-          if (this.ids[doc] !== undefined && this.embeddable(doc)) {
+          if (this.ids.has(doc) && this.embeddable(doc)) {
             this.vectors.upsert(doc, p.partition, vecs[i]!);
             this.vectorVersion++;
           }
@@ -439,7 +438,7 @@ export class RecallIndex {
     const vScore = new Map(vec.map((h) => [h.docId, h.score]));
     const out: IndexCandidate[] = [];
     for (const [docId, relevance] of merged) {
-      const id = this.ids[docId];
+      const id = this.ids.get(docId);
       if (!id || relevance <= 0) continue;
       out.push({ id, docId, relevance, keywordScore: kwScore.get(docId) ?? 0, vectorScore: vScore.get(docId) ?? 0 });
     }
@@ -504,7 +503,7 @@ export class RecallIndex {
    * sequence number the image reflects.
    */
   serialize(seq: number): Buffer {
-    return encodeImage({ seq, ids: this.ids, interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() });
+    return encodeImage({ seq, docs: this.ids.length, ids: this.ids.blob ?? this.ids.toArray(), interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() });
   }
 
   /**
@@ -519,30 +518,33 @@ export class RecallIndex {
         this.ensure(n);
         return this.columns();
       });
-      const n = img.ids.length;
+      const n = img.docs;
       this.keyword = KeywordIndex.deserialize(img.keyword);
       this.internedNames = img.interned;
       this.interned.clear();
       this.internedNames.forEach((name, i) => this.interned.set(name, i));
-      this.ids = img.ids;
+      if (img.idBlob) {
+        if (!this.ids.load(img.idBlob, n)) throw new MemoryError('E_CORRUPT', 'recall index image: bad id list');
+      } else {
+        this.ids = IdList.of(img.ids ?? []);
+      }
       let live = 0;
       for (let d = 0; d < n; d++) {
-        if (this.ids[d] === undefined) this.freeDocs.push(d);
+        if (!this.ids.has(d)) this.freeDocs.push(d);
         else live++;
       }
       // The saved id table as it is (a view into the image: no per-item work), else one built here.
-      const adopted = img.table && IdTable.adopt(img.table, this.ids, live, this.idAt);
+      const adopted = img.table && IdTable.adopt(img.table, n, live, this.idAt);
       this.docOf = adopted || new IdTable(this.idAt);
       if (!adopted) {
         this.docOf.rehash(IdTable.slotsFor(live));
-        for (let d = 0; d < n; d++) if (this.ids[d] !== undefined) this.docOf.set(this.ids[d]!, d);
+        for (let d = 0; d < n; d++) if (this.ids.has(d)) this.docOf.set(this.ids.get(d)!, d);
       }
       this.restoredVersion = img.version;
-      this.restoredIds = img.idBlob ? { blob: img.idBlob, ids: this.ids.slice() } : null;
       // Conversation tails: the linked raw message of each conversation with no successor.
       const raw = KIND_CODES.indexOf('raw');
       for (let d = 0; d < n; d++) {
-        if (this.ids[d] !== undefined && this.kind[d] === raw && this.conversation[d] !== 0 && this.indexable(d) && this.nextDoc[d] === -1) {
+        if (this.ids.has(d) && this.kind[d] === raw && this.conversation[d] !== 0 && this.indexable(d) && this.nextDoc[d] === -1) {
           this.convTail.set(this.conversation[d]!, d);
         }
       }
@@ -560,8 +562,7 @@ export class RecallIndex {
     this.keyword = new KeywordIndex();
     this.vectors = new VectorIndex(this.embedder.id, this.embedder.dims);
     this.docOf.clear();
-    this.restoredIds = null;
-    this.ids = [];
+    this.ids = new IdList();
     this.freeDocs = [];
     this.convTail.clear();
     this.interned.clear();

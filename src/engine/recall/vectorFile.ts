@@ -11,9 +11,12 @@ import { MemoryError } from '../errors';
 export const VECTOR_MAGIC = 0x5645_4331; // "VEC1"
 export const VECTOR_FORMAT = 4;
 
-/** The owner's per-doc item map saved with the vectors: id (null = none) and text hash per doc number. */
+/**
+ * The owner's per-doc item map saved with the vectors: id (null = none) and text hash per doc number. `ids`
+ * may be given already encoded (NUL-separated UTF-8, one per hash, '' = none).
+ */
 export interface ItemMap {
-  ids: readonly (string | null | undefined)[];
+  ids: readonly (string | null | undefined)[] | Buffer;
   hashes: ArrayLike<number>;
 }
 
@@ -180,8 +183,8 @@ export function writeVectorFile(file: string, embedderId: string, dims: number, 
   const counts = parts.map((p) => p.count);
   const count = counts.reduce((a, b) => a + b, 0);
   let idBlob: Buffer | undefined;
-  if (map) idBlob = Buffer.from(map.ids.map((x) => (typeof x === 'string' && !x.includes('\0') ? x : '')).join('\0'), 'utf8');
-  const metaJson = { embedderId, labels, counts, ...(map ? { map: { docs: map.ids.length, idBytes: idBlob!.length } } : {}) };
+  if (map) idBlob = Buffer.isBuffer(map.ids) ? map.ids : Buffer.from(map.ids.map((x) => (typeof x === 'string' && !x.includes('\0') ? x : '')).join('\0'), 'utf8');
+  const metaJson = { embedderId, labels, counts, ...(map ? { map: { docs: map.hashes.length, idBytes: idBlob!.length } } : {}) };
   const meta = Buffer.from(JSON.stringify(metaJson), 'utf8');
   const header = Buffer.alloc(20 + pad4(meta.length));
   header.writeInt32LE(VECTOR_MAGIC, 0);
@@ -195,7 +198,7 @@ export function writeVectorFile(file: string, embedderId: string, dims: number, 
     writeAll(fd, header);
     if (map) {
       const hashes = Uint32Array.from(map.hashes as ArrayLike<number>, (h) => h >>> 0);
-      if (hashes.length !== map.ids.length) throw new MemoryError('E_BAD_INPUT', 'vector file: item map ids and hashes differ in length');
+      if (!Buffer.isBuffer(map.ids) && hashes.length !== map.ids.length) throw new MemoryError('E_BAD_INPUT', 'vector file: item map ids and hashes differ in length');
       writeAll(fd, new Uint8Array(hashes.buffer));
       writeAll(fd, idBlob!);
       writeAll(fd, zeros, pad4(idBlob!.length) - idBlob!.length);

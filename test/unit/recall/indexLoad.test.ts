@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashEmbedder } from '../../../src/engine/embed/hashEmbedder';
 import { nullLogger } from '../../../src/engine/host';
-import { IdTable } from '../../../src/engine/recall/idTable';
+import { IdList, IdTable } from '../../../src/engine/recall/idTable';
 import { type IndexCandidate, type IndexedItem, type IndexQuery, RecallIndex } from '../../../src/engine/recall/recallIndex';
 import { VectorIndex } from '../../../src/engine/recall/vectorIndex';
 import { toV1, toV3 } from './oldFormats';
@@ -271,6 +271,29 @@ describe('vector file formats', () => {
   });
 });
 
+describe('IdList', () => {
+  it('reads ids from the saved blob one at a time, overlays changes, and gives the blob back only while unchanged', () => {
+    const list = new IdList();
+    const blob = Buffer.from(['rw:a', '', 'fa:ü-1', 'en:c'].join('\0'), 'utf8');
+    assert.equal(list.load(blob, 3), false, 'a count that does not match');
+    assert.equal(list.load(blob, 5), false);
+    assert.ok(list.load(blob, 4));
+    assert.deepEqual(list.toArray(), ['rw:a', undefined, 'fa:ü-1', 'en:c']);
+    assert.deepEqual([0, 1, 2, 3, 4].map((d) => list.has(d)), [true, false, true, true, false]);
+    assert.equal(list.blob, blob);
+    list.set(1, 'vt:new.md');
+    list.set(3, undefined);
+    list.set(5, 'rw:z');
+    assert.equal(list.length, 6);
+    assert.deepEqual(list.toArray(), ['rw:a', 'vt:new.md', 'fa:ü-1', undefined, undefined, 'rw:z']);
+    assert.equal(list.blob, null);
+    assert.equal(list.baseGet(3), 'en:c', 'the saved id stays readable');
+    assert.deepEqual([0, 1, 3, 5].map((d) => list.isBase(d)), [true, false, false, false]);
+    assert.ok(new IdList().load(Buffer.alloc(0), 0));
+    assert.deepEqual(IdList.of(['a', undefined]).toArray(), ['a', undefined]);
+  });
+});
+
 describe('IdTable', () => {
   it('behaves as a Map under random sets, deletes and growth, and adopts only sound saved slots', () => {
     const ids: (string | undefined)[] = [];
@@ -292,12 +315,12 @@ describe('IdTable', () => {
     }
     assert.equal(t.size, model.size);
     for (let i = 0; i < 3000; i++) assert.equal(t.get(`rw:${i}`), model.get(`rw:${i}`));
-    const copy = IdTable.adopt(Int32Array.from(t.raw), ids, model.size, (d) => ids[d])!;
+    const copy = IdTable.adopt(Int32Array.from(t.raw), ids.length, model.size, (d) => ids[d])!;
     assert.ok(copy);
     for (const [k, d] of model) assert.equal(copy.get(k), d);
-    assert.equal(IdTable.adopt(Int32Array.from(t.raw), ids, model.size + 1, (d) => ids[d]), null, 'a count that does not add up');
+    assert.equal(IdTable.adopt(Int32Array.from(t.raw), ids.length, model.size + 1, (d) => ids[d]), null, 'a count that does not add up');
     const bad = Int32Array.from(t.raw);
     bad[bad.findIndex((x) => x === -1)] = ids.length + 5;
-    assert.equal(IdTable.adopt(bad, ids, model.size + 1, (d) => ids[d]), null, 'a slot pointing at no id');
+    assert.equal(IdTable.adopt(bad, ids.length, model.size + 1, (d) => ids[d]), null, 'a slot pointing at no id');
   });
 });
