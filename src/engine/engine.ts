@@ -152,15 +152,12 @@ export class MemoryEngine extends Disposable {
   static async open(opts: EngineOptions): Promise<MemoryEngine> {
     const logger = opts.logger ?? nullLogger;
     const clock = opts.clock ?? systemClock;
-    const embedder = opts.embedder ?? new HashEmbedder();
-    // The vector file is read off the main thread while the store reads its database.
-    const vectorsAhead = IndexKeeper.prefetchVectors(opts.storeDir, embedder);
     const store = await Store.open({ ...opts.storePolicy, dir: opts.storeDir, logger, clock, wasmPath: opts.wasmPath });
-    const engine = new MemoryEngine(store, opts, logger, clock, embedder);
+    const engine = new MemoryEngine(store, opts, logger, clock, opts.embedder ?? new HashEmbedder());
     try {
       mkdirSync(engine.vaultDir, { recursive: true });
       engine.vault.loadFromStore();
-      engine.keeper.load(await vectorsAhead);
+      engine.keeper.load();
       const sync = opts.syncVault ?? 'await';
       if (sync !== false) {
         const run = engine.vault.syncAll({ rebuild: store.openReport.needsReindex }).then(

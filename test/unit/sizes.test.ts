@@ -14,7 +14,7 @@ const ALLOWED: Record<string, [number, string]> = {
   'src/engine/engine.ts': [660, 'the facade: ~45 narrow verbs with their contracts; the parts behind them are in their own modules (aim ≤ 300: group the quarantine and review verbs next)'],
   'src/engine/store/store.ts': [990, 'open/recovery, journal replay (deflated records, journal identity), compaction and the lock in one class; next split: recovery (loadLocked) and compaction into their own modules'],
   'src/engine/store/store.ts#Store.loadLocked': [95, 'the recovery sequence (snapshot, journal, torn tail, move-aside) reads top to bottom; to split with the recovery module'],
-  'src/engine/recall/vectorIndex.ts': [550, 'int8 partitions and their scan, and the vector file loads (sync and off-thread, formats 2–4); next split: the loaders into vectorFile.ts behind a partition-storage interface'],
+  'src/engine/recall/vectorIndex.ts': [525, 'int8 partitions and their scan, and the vector file load (formats 2–4) into them; next split: the loaders into vectorFile.ts behind a partition-storage interface'],
   'src/engine/recall/recallIndex.ts': [705, 'keyword + vector + metadata index, its restore and the vector adoption (the image format is in indexImage.ts); next split: the vector side (adopt/save/embed queue)'],
   'src/engine/model/openaiClient.ts': [700, 'the OpenAI-compatible client: streaming, tool calls, limits and error mapping; next split: the SSE reader'],
   'src/engine/write/derive.ts': [630, 'the deterministic derivation rules (facts, entities, topics); next split: entities'],

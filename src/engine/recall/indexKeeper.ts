@@ -43,8 +43,8 @@ const SKIP_FRACTION = 1 / 200;
 const VECTOR_SKIP_MAX_CHANGED = 256;
 const VECTOR_SKIP_FRACTION = 1 / 1000;
 
-/** A vector file read ahead: the index, the error that refused it, or null when there is none. */
-export type PrefetchedVectors = VectorIndex | { error: unknown; embedderId: string } | null;
+/** A vector file as read: the index, the error that refused it, or null when there is none. */
+type LoadedVectors = VectorIndex | { error: unknown } | null;
 
 export interface IndexOpenReport { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number }
 
@@ -103,13 +103,11 @@ export class IndexKeeper extends Disposable {
    * embedder's saved vectors are adopted where their text is unchanged, and missing vectors are made in the
    * background. Never fails on a bad file.
    */
-  load(prefetched?: PrefetchedVectors): void {
+  load(): void {
     const started = Date.now();
-    // The vector file first (or as `prefetchVectors` read it while the store opened): its rows (~0.5 GB at
-    // 1M items) are allocated while the JS heap is still small (a large allocation can start a full GC,
-    // which costs far more once the image's ids are on the heap).
-    const usable = prefetched !== undefined && (prefetched === null || prefetched.embedderId === this.recallIndex.embedderId);
-    const vectors = usable ? prefetched : this.readVectorFile();
+    // The vector file first: its rows (~0.5 GB at 1M items) are allocated while the JS heap is still small
+    // (a large allocation can start a full GC, which costs more once the image is in memory).
+    const vectors = this.readVectorFile();
     const restored = this.restoreImage();
     let mode: IndexOpenReport['mode'] = 'rebuilt';
     let caughtUp = 0;
@@ -186,33 +184,19 @@ export class IndexKeeper extends Disposable {
     this.recallIndex.upsert(ix);
   }
 
-  /**
-   * Reads `embedder`'s vector file under `storeDir` with its large blocks off the main thread, so an open
-   * reads it while the store reads its database (the two largest reads of an open). Never rejects.
-   */
-  static async prefetchVectors(storeDir: string, embedder: Embedder): Promise<PrefetchedVectors> {
-    const file = path.join(storeDir, 'vectors', `${embedder.id}.bin`);
-    if (!existsSync(file)) return null;
-    try {
-      return await VectorIndex.loadAsync(file, embedder.id, embedder.dims);
-    } catch (error) {
-      return { error, embedderId: embedder.id };
-    }
-  }
-
   /** The current embedder's vector file as loaded, the error that refused it, or null when there is none. */
-  private readVectorFile(): PrefetchedVectors {
+  private readVectorFile(): LoadedVectors {
     const file = this.vectorFile(this.recallIndex.embedderId);
     if (!existsSync(file)) return null;
     try {
       return VectorIndex.load(file, this.recallIndex.embedderId, this.recallIndex.embedderInUse.dims);
     } catch (error) {
-      return { error, embedderId: this.recallIndex.embedderId };
+      return { error };
     }
   }
 
   /** Adopts `vectors/<embedder-id>.bin` (or the file read already) when present; a refused or damaged file only costs re-embedding. */
-  private adoptVectorFile(loaded: PrefetchedVectors = this.readVectorFile()): number {
+  private adoptVectorFile(loaded: LoadedVectors = this.readVectorFile()): number {
     if (!loaded) return 0;
     try {
       if (!(loaded instanceof VectorIndex)) throw loaded.error;

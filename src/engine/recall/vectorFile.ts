@@ -4,7 +4,7 @@
 // 1M rows: one read per block, no per-row copy). The item map (ids as NUL-separated UTF-8, text hashes
 // as uint32) is binary too: as JSON it cost ~0.5 s to parse at 1M items. Formats 2 and 3 (row-wise:
 // [docId, partition, 1/scale, int8 × dims padded to 4] (+ dims × float32 in 2)) are still read.
-import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeAll, writeFileAtomicWith } from '../atomicWrite';
 import { MemoryError } from '../errors';
 
@@ -77,29 +77,6 @@ export function withVectorFile<T>(file: string, embedderId: string, dims: number
     return body(fd, readHead(fd, embedderId, dims));
   } finally {
     closeSync(fd);
-  }
-}
-
-/** `withVectorFile` for an async body (the fd stays open until it settles). */
-export async function withVectorFileAsync<T>(file: string, embedderId: string, dims: number, body: (fd: number, head: VectorFileHead) => Promise<T>): Promise<T> {
-  const fd = openSync(file, 'r');
-  try {
-    return await body(fd, readHead(fd, embedderId, dims));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** `readExactly` off the main thread (libuv's pool): the caller must not touch `view` until it settles. */
-export async function readExactlyAsync(fd: number, view: ArrayBufferView, pos: number): Promise<void> {
-  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-  let got = 0;
-  while (got < bytes.length) {
-    const m = await new Promise<number>((resolve, reject) => {
-      read(fd, bytes, got, Math.min(bytes.length - got, 1 << 30), pos + got, (e, n) => (e ? reject(e) : resolve(n)));
-    });
-    if (m <= 0) throw corrupt('truncated');
-    got += m;
   }
 }
 

@@ -11,8 +11,8 @@ import { MemoryError } from '../errors';
 import { dotAt, dotAt8, type Int8Rows, int8Rows, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
 import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
 import {
-  blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, readExactlyAsync, rowBytesFor, VECTOR_FORMAT, type VectorFileHead,
-  withVectorFile, withVectorFileAsync, writeVectorFile,
+  blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, rowBytesFor, VECTOR_FORMAT, type VectorFileHead,
+  withVectorFile, writeVectorFile,
 } from './vectorFile';
 
 export interface VectorHit {
@@ -292,12 +292,13 @@ export class VectorIndex {
    */
   save(file: string, map?: ItemMap): void {
     const d = this.dims;
-    const scratch = new Int8Array(0);
+    let scratch = new Int8Array(0);
     const parts: PartitionOut[] = this.parts.map((p) => ({
       label: p.label, count: p.count, docIds: p.docIds, invScale: p.q8 ? p.invScale : this.exactScales(p),
       rows: (start: number, n: number): Int8Array => {
         if (p.q8) return p.q8.bytes.subarray(p.q8.rowsOffset + start * d, p.q8.rowsOffset + (start + n) * d);
-        const out = scratch.length >= n * d ? scratch.subarray(0, n * d) : new Int8Array(n * d);
+        if (scratch.length < n * d) scratch = new Int8Array(n * d);
+        const out = scratch.subarray(0, n * d);
         for (let r = 0; r < n; r++) {
           quantizeAt(p.rows!, (start + r) * d, d, this.qbuf);
           out.set(this.qbuf, r * d);
@@ -333,31 +334,6 @@ export class VectorIndex {
         if (b.rows) readExactly(fd, b.rows, b.rowsPos);
         else idx.readExactRows(fd, b.pi, b.count, b.rowsPos);
       }
-      idx.registerBlocks(head);
-      return idx;
-    });
-  }
-
-  /**
-   * `load`, with the blocks of a format 4 file read off the main thread (libuv's pool), so an open can read
-   * the vector file while it reads the store. Older formats (and exact mode) load as `load` does.
-   */
-  static async loadAsync(file: string, embedderId: string, dims: number): Promise<VectorIndex> {
-    return withVectorFileAsync(file, embedderId, dims, async (fd, head) => {
-      const idx = VectorIndex.forFile(head, embedderId, dims, {});
-      if (head.version !== VECTOR_FORMAT) {
-        idx.readRows(fd, head);
-        return idx;
-      }
-      const reads: Promise<void>[] = [];
-      for (const b of idx.blocks(head)) {
-        reads.push(readExactlyAsync(fd, b.docIds, b.pos), readExactlyAsync(fd, b.invScale, b.pos + b.docIds.byteLength));
-        if (b.rows) reads.push(readExactlyAsync(fd, b.rows, b.rowsPos));
-        else idx.readExactRows(fd, b.pi, b.count, b.rowsPos);
-      }
-      // Settle every read before the fd closes, then report the first failure.
-      const failed = (await Promise.allSettled(reads)).find((r) => r.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
       idx.registerBlocks(head);
       return idx;
     });

@@ -234,25 +234,6 @@ describe('vector file formats', () => {
     for (let i = 0; i < D; i++) assert.ok(Math.abs(v[i]! - w[i]!) < 1e-6);
   });
 
-  it('reads the same index off the main thread (loadAsync), and rejects a damaged file with E_CORRUPT', async () => {
-    const D = 16;
-    const idx = new VectorIndex('hash-v1-16', D);
-    const r = rng(4);
-    for (let i = 0; i < 300; i++) idx.upsert(i, i % 2 ? 'global' : 'p:alpha', Float32Array.from({ length: D }, () => r() - 0.5));
-    const file = join(dir, 'v.bin');
-    idx.save(file, { ids: Array.from({ length: 300 }, (_, d) => `fa:${d}`), hashes: Array.from({ length: 300 }, () => 1) });
-    const a = await VectorIndex.loadAsync(file, 'hash-v1-16', D);
-    const b = VectorIndex.load(file, 'hash-v1-16', D);
-    assert.equal(a.size, 300);
-    assert.deepEqual(a.itemMap!.ids(), b.itemMap!.ids());
-    for (let d = 0; d < 300; d += 37) assert.deepEqual(a.get(d), b.get(d));
-    const q = Float32Array.from({ length: D }, () => r() - 0.5);
-    assert.deepEqual(a.search(q, ['global', 'p:alpha'], 10), idx.search(q, ['global', 'p:alpha'], 10));
-    writeFileSync(file, readFileSync(file).subarray(0, -3));
-    await assert.rejects(VectorIndex.loadAsync(file, 'hash-v1-16', D), { code: 'E_CORRUPT' });
-    await assert.rejects(VectorIndex.loadAsync(join(dir, 'none.bin'), 'hash-v1-16', D), { code: 'ENOENT' });
-  });
-
   it('reports a duplicate doc id or a cut block as E_CORRUPT', () => {
     const D = 16;
     const idx = new VectorIndex('hash-v1-16', D);
