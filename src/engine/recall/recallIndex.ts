@@ -85,7 +85,6 @@ export const CONTEXT_WEIGHTS: readonly number[] = [0.5, 0.25];
 /** Hybrid fusion weights: keyword first (see the header). */
 const KEYWORD_WEIGHT = 0.8, VECTOR_WEIGHT = 0.2;
 
-
 /** What `restore` read from an image: the store sequence number it reflects. */
 export interface RestoredImage {
   seq: number;
@@ -197,7 +196,7 @@ export class RecallIndex {
     const hashes = map.hashes;
     const labelOf = this.partitionLabels();
     // Which rows fit: same item indexed here, still embeddable, same text and partition hash. The usual
-    // row kept its doc number (compared as a string, no lookup by id).
+    // row kept its doc number (same id bytes, or the same id string; a lookup by id only when it moved).
     const fits = (oldDoc: number, partition: string): number => {
       let doc: number;
       if (same && this.ids.isBase(oldDoc)) {
