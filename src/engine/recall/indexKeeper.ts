@@ -2,7 +2,7 @@
 // catch-up from the journal) or a rebuild; store changes applied right after each write's
 // acknowledgement; vectors made in the background; the image and vectors saved when idle and at close;
 // the embedder switched without ever mixing two embedders' vectors. Owned by MemoryEngine.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicWrite';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embed/e5Embedder';
@@ -12,7 +12,10 @@ import { Disposable, Emitter, type Event, type Logger } from '../host';
 import type { Item } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
-import { RecallIndex, type IndexedItem } from './recallIndex';
+import { fileSource, IMAGE_VERSION } from './indexImage';
+import { RecallIndex, type IndexedItem, type RestoredImage } from './recallIndex';
+import { VECTOR_FORMAT } from './vectorFile';
+import { VectorIndex } from './vectorIndex';
 
 /** Items read from the store per chunk when catching up. */
 const CATCH_UP_CHUNK = 500;
@@ -39,6 +42,9 @@ const SKIP_FRACTION = 1 / 200;
  */
 const VECTOR_SKIP_MAX_CHANGED = 256;
 const VECTOR_SKIP_FRACTION = 1 / 1000;
+
+/** A vector file as read: the index, the error that refused it, or null when there is none. */
+type LoadedVectors = VectorIndex | { error: unknown } | null;
 
 export interface IndexOpenReport { mode: 'loaded' | 'rebuilt'; caughtUp: number; adoptedVectors: number; ms: number }
 
@@ -99,6 +105,9 @@ export class IndexKeeper extends Disposable {
    */
   load(): void {
     const started = Date.now();
+    // The vector file first: its rows (~0.5 GB at 1M items) are allocated while the JS heap is still small
+    // (a large allocation can start a full GC, which costs more once the image is in memory).
+    const vectors = this.readVectorFile();
     const restored = this.restoreImage();
     let mode: IndexOpenReport['mode'] = 'rebuilt';
     let caughtUp = 0;
@@ -111,11 +120,16 @@ export class IndexKeeper extends Disposable {
       this.persisted = { ...this.persisted, seq: restored.seq, version: this.recallIndex.version };
       this.changedSinceImage = new Set();
       this.noteChanged(restored.touched);
+      // An image of an older format is rewritten at the next save (its load builds what version 2 stores).
+      if (this.recallIndex.restoredVersion < IMAGE_VERSION) {
+        this.changedSinceImage = null;
+        this.persisted.version = -1;
+      }
     } else {
       this.recallIndex.clear();
       this.reindexAll();
     }
-    const adoptedVectors = this.adoptVectorFile();
+    const adoptedVectors = this.adoptVectorFile(vectors);
     this.openReport = { mode, caughtUp, adoptedVectors, ms: Date.now() - started };
     this.logger.info('engine.index_ready', { mode, items: this.recallIndex.size, caughtUp, adoptedVectors, ms: this.openReport.ms });
     this.fillVectors();
@@ -125,7 +139,13 @@ export class IndexKeeper extends Disposable {
   private restoreImage(): { seq: number; touched: string[] } | null {
     if (this.store.openReport.needsReindex) return null;
     try {
-      const restored = this.recallIndex.restore(readFileSync(this.indexFile));
+      const fd = openSync(this.indexFile, 'r');
+      let restored: RestoredImage;
+      try {
+        restored = this.recallIndex.restore(fileSource(fd));
+      } finally {
+        closeSync(fd);
+      }
       const touched = this.store.touchedIdsSince(restored.seq);
       if (!touched) this.logger.info('index.stale', { seq: restored.seq, storeSeq: this.store.seq });
       return touched ? { seq: restored.seq, touched } : null;
@@ -164,14 +184,28 @@ export class IndexKeeper extends Disposable {
     this.recallIndex.upsert(ix);
   }
 
-  /** Adopts `vectors/<embedder-id>.bin` when present; a refused or damaged file only costs re-embedding. */
-  private adoptVectorFile(): number {
+  /** The current embedder's vector file as loaded, the error that refused it, or null when there is none. */
+  private readVectorFile(): LoadedVectors {
     const file = this.vectorFile(this.recallIndex.embedderId);
-    if (!existsSync(file)) return 0;
+    if (!existsSync(file)) return null;
     try {
-      const n = this.recallIndex.adoptVectors(file);
-      this.persisted.vectorVersion = this.recallIndex.vectorVersion;
-      this.persisted.embedder = this.recallIndex.embedderId;
+      return VectorIndex.load(file, this.recallIndex.embedderId, this.recallIndex.embedderInUse.dims);
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Adopts `vectors/<embedder-id>.bin` (or the file read already) when present; a refused or damaged file only costs re-embedding. */
+  private adoptVectorFile(loaded: LoadedVectors = this.readVectorFile()): number {
+    if (!loaded) return 0;
+    try {
+      if (!(loaded instanceof VectorIndex)) throw loaded.error;
+      const n = this.recallIndex.adoptVectors(loaded);
+      // A file of an older format is rewritten at the next save (its load is the slow row-by-row one).
+      if (this.recallIndex.adoptedFileVersion >= VECTOR_FORMAT) {
+        this.persisted.vectorVersion = this.recallIndex.vectorVersion;
+        this.persisted.embedder = this.recallIndex.embedderId;
+      }
       return n;
     } catch (e) {
       this.logger.warn('vectors.load_failed', { embedder: this.recallIndex.embedderId, error: errorCode(e) });

@@ -203,3 +203,77 @@ function align(n: number, a: number): number {
 function pagesFor(bytes: number): number {
   return Math.max(1, Math.ceil(bytes / PAGE));
 }
+
+/** Packed int8 rows: the WebAssembly SIMD scanner, or a plain-JS fallback with the same interface. */
+export interface Int8Rows {
+  reserve(rows: number): void;
+  setRow(row: number, q: Int8Array): void;
+  rowView(row: number): Int8Array;
+  copyRow(from: number, to: number): void;
+  scan(query: Int8Array, start: number, n: number): Int32Array;
+  /** The backing bytes and the byte offset of row 0 (views change after reserve()). */
+  readonly bytes: Int8Array;
+  readonly rowsOffset: number;
+}
+
+/** The SIMD scanner when the runtime has WebAssembly SIMD (and dims is a multiple of 16), else plain JS rows. */
+export function int8Rows(dims: number, cap: number): Int8Rows {
+  return createInt8Scanner(dims, cap) ?? new JsInt8Rows(dims, cap);
+}
+
+/** Plain-JS int8 rows (no WebAssembly SIMD, or dims not a multiple of 16). */
+class JsInt8Rows implements Int8Rows {
+  bytes: Int8Array;
+  readonly rowsOffset = 0;
+  private readonly out = new Int32Array(SCAN_BLOCK_ROWS);
+  constructor(private readonly dims: number, cap: number) {
+    this.bytes = new Int8Array(cap * dims);
+  }
+  reserve(rows: number): void {
+    if (rows * this.dims <= this.bytes.length) return;
+    const next = new Int8Array(Math.max(rows * this.dims, Math.floor(this.bytes.length * 1.5)));
+    next.set(this.bytes);
+    this.bytes = next;
+  }
+  setRow(row: number, q: Int8Array): void { this.bytes.set(q.subarray(0, this.dims), row * this.dims); }
+  rowView(row: number): Int8Array { return this.bytes.subarray(row * this.dims, (row + 1) * this.dims); }
+  copyRow(from: number, to: number): void { this.bytes.copyWithin(to * this.dims, from * this.dims, (from + 1) * this.dims); }
+  scan(query: Int8Array, start: number, n: number): Int32Array {
+    const d = this.dims, b = this.bytes;
+    for (let r = 0; r < n; r++) {
+      let s = 0;
+      const base = (start + r) * d;
+      for (let i = 0; i < d; i++) s += b[base + i]! * query[i]!;
+      this.out[r] = s;
+    }
+    return this.out;
+  }
+}
+
+/** Dot product of int8 `rows[base … base+d)` with the float query `q`. */
+export function dotAt8(rows: Int8Array, base: number, q: Float32Array, d: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = 0;
+  for (; i + 3 < d; i += 4) {
+    s0 += rows[base + i]! * q[i]!;
+    s1 += rows[base + i + 1]! * q[i + 1]!;
+    s2 += rows[base + i + 2]! * q[i + 2]!;
+    s3 += rows[base + i + 3]! * q[i + 3]!;
+  }
+  for (; i < d; i++) s0 += rows[base + i]! * q[i]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** Dot product of `rows[base … base+d)` with `q`; four accumulators break the add chain (~1.6× in V8). */
+export function dotAt(rows: Float32Array, base: number, q: Float32Array, d: number): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  let i = 0;
+  for (; i + 3 < d; i += 4) {
+    s0 += rows[base + i]! * q[i]!;
+    s1 += rows[base + i + 1]! * q[i + 1]!;
+    s2 += rows[base + i + 2]! * q[i + 2]!;
+    s3 += rows[base + i + 3]! * q[i + 3]!;
+  }
+  for (; i < d; i++) s0 += rows[base + i]! * q[i]!;
+  return s0 + s1 + s2 + s3;
+}

@@ -315,10 +315,10 @@ export class KeywordIndex {
     idx.postLen = new Int32Array(Math.max(1024, T));
     idx.postLen.set(new Int32Array(buf.buffer, buf.byteOffset + off, T));
     off += T * 4;
-    const all = new Int32Array(postInts);
-    all.set(new Int32Array(buf.buffer, buf.byteOffset + off, postInts));
+    // Views into the image itself (`buf` is 4-byte aligned, see above): no copy of the postings (at 1M
+    // docs ~160 MB). A term that grows gets its own array (grow copies).
+    const all = new Int32Array(buf.buffer, buf.byteOffset + off, postInts);
     off += postInts * 4;
-    // Views into one allocation: no per-term copy. A term that grows gets its own array (grow copies).
     idx.postings = new Array<Int32Array>(T);
     let p = 0;
     for (let t = 0; t < T; t++) {

@@ -8,12 +8,13 @@
 // the vector cosine (weighted 0.8 / 0.2: the keyword side is the stronger signal with the hash
 // embedder). Links are kept here (per-conversation order by time), so nothing is re-indexed when a
 // message arrives; a neighbour the caller may not see contributes nothing.
-import { crc32 } from 'node:zlib';
 import type { Embedder } from '../embed/embedder';
 import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
+import { IdList, IdTable } from './idTable';
+import { bufferSource, decodeImage, encodeImage, type ImageSource } from './indexImage';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
@@ -84,9 +85,6 @@ export const CONTEXT_WEIGHTS: readonly number[] = [0.5, 0.25];
 /** Hybrid fusion weights: keyword first (see the header). */
 const KEYWORD_WEIGHT = 0.8, VECTOR_WEIGHT = 0.2;
 
-const IMAGE_MAGIC = 0x5249_5831; // "RIX1"
-const IMAGE_VERSION = 1;
-
 /** What `restore` read from an image: the store sequence number it reflects. */
 export interface RestoredImage {
   seq: number;
@@ -96,8 +94,9 @@ export interface RestoredImage {
 export class RecallIndex {
   keyword = new KeywordIndex();
   private vectors: VectorIndex;
-  private readonly docOf = new Map<string, number>();
-  private ids: (string | undefined)[] = [];
+  private readonly idAt = (doc: number): string | undefined => this.ids.get(doc);
+  private docOf = new IdTable(this.idAt);
+  private ids = new IdList();
   private freeDocs: number[] = [];
   private kind = new Uint8Array(1024);
   private trust = new Uint8Array(1024);
@@ -123,6 +122,10 @@ export class RecallIndex {
   private textHash = new Uint32Array(1024);
   private vectorRun: Promise<void> | undefined;
   lastVectorRun: number | null = null;
+  /** The format of the vector file last adopted (an older one is rewritten at the next save). */
+  adoptedFileVersion = 0;
+  /** The format of the image last restored (an older one is rewritten at the next save). */
+  restoredVersion = 0;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -154,7 +157,8 @@ export class RecallIndex {
       + this.expires.byteLength + this.importance.byteLength + this.project.byteLength + this.projectType.byteLength
       + this.conversation.byteLength + this.prevDoc.byteLength + this.nextDoc.byteLength + this.textHash.byteLength
       + (this.convTail.size + this.freeDocs.length) * MAP_ENTRY_BYTES;
-    for (const id of this.docOf.keys()) metadataBytes += id.length * 2 + 2 * MAP_ENTRY_BYTES; // docOf entry + ids[] slot
+    metadataBytes += this.docOf.raw.byteLength;
+    metadataBytes += this.ids.approxBytes;
     for (const name of this.internedNames) metadataBytes += name.length * 2 + 2 * MAP_ENTRY_BYTES;
     let pendingBytes = 0;
     for (const p of this.pendingText.values()) pendingBytes += (p.text.length + p.partition.length) * 2 + MAP_ENTRY_BYTES;
@@ -179,30 +183,50 @@ export class RecallIndex {
    * is indexed here, still embeddable, and its text and partition hash match; the rest are re-queued
    * by the caller. Returns how many rows were adopted.
    */
-  adoptVectors(file: string): number {
-    const loaded = VectorIndex.load(file, this.embedder.id, this.embedder.dims);
-    const ext = loaded.ext as { ids?: unknown; hashes?: unknown } | undefined;
-    const ids = Array.isArray(ext?.ids) ? (ext!.ids as (string | null)[]) : null;
-    const hashes = Array.isArray(ext?.hashes) ? (ext!.hashes as number[]) : null;
-    if (!ids || !hashes || ids.length !== hashes.length) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
-    // Which rows fit: same item indexed here, still embeddable, same text and partition hash.
+  adoptVectors(file: string | VectorIndex): number {
+    const loaded = typeof file === 'string' ? VectorIndex.load(file, this.embedder.id, this.embedder.dims) : file;
+    if (loaded.embedderId !== this.embedder.id || loaded.dims !== this.embedder.dims) throw new MemoryError('E_REFUSED', 'vector file belongs to another embedder');
+    const map = loaded.itemMap;
+    loaded.itemMap = undefined;
+    this.adoptedFileVersion = loaded.fileVersion;
+    if (!map) throw new MemoryError('E_CORRUPT', 'vector file: item map missing');
+    // The file's ids are the restored image's (same bytes: the usual case, nothing decoded) or are decoded here.
+    const same = this.ids.baseBlob.length > 0 && !!map.idBlob?.equals(this.ids.baseBlob);
+    const fileIds = same ? null : map.ids();
+    const hashes = map.hashes;
+    const labelOf = this.partitionLabels();
+    // Which rows fit: same item indexed here, still embeddable, same text and partition hash. The usual
+    // row kept its doc number (same id bytes, or the same id string; a lookup by id only when it moved).
     const fits = (oldDoc: number, partition: string): number => {
-      const id = ids[oldDoc];
-      if (typeof id !== 'string') return -1;
-      const doc = this.docOf.get(id);
-      if (doc === undefined || !this.embeddable(doc)) return -1;
+      let doc: number;
+      if (same && this.ids.isBase(oldDoc)) {
+        doc = this.ids.has(oldDoc) ? oldDoc : -1;
+      } else {
+        const id = fileIds ? fileIds[oldDoc] : this.ids.baseGet(oldDoc);
+        if (!id) return -1;
+        doc = this.ids.get(oldDoc) === id ? oldDoc : (this.docOf.get(id) ?? -1);
+      }
+      if (doc < 0 || !this.embeddable(doc)) return -1;
       const h = hashes[oldDoc]! >>> 0;
       const current = this.textHash[doc]!;
-      if (h === 0 || partition !== this.partitionOf(doc) || (current !== 0 && current !== h)) return -1;
+      if (h === 0 || (current !== 0 && current !== h) || partition !== labelOf(doc)) return -1;
       return doc;
     };
+    // One pass over the rows (partition by partition, no callback per row): where each one goes.
+    const to = new Int32Array(hashes.length).fill(-1);
     const drop: number[] = [];
     let moved = false;
-    loaded.forEachDoc((oldDoc, partition) => {
-      const doc = fits(oldDoc, partition);
-      if (doc < 0) drop.push(oldDoc);
-      else if (doc !== oldDoc) moved = true;
-    });
+    for (const part of loaded.partitionDocs()) {
+      for (let r = 0; r < part.count; r++) {
+        const oldDoc = part.docIds[r]!;
+        const doc = oldDoc < to.length ? fits(oldDoc, part.label) : -1;
+        if (doc < 0) drop.push(oldDoc);
+        else {
+          to[oldDoc] = doc;
+          if (doc !== oldDoc) moved = true;
+        }
+      }
+    }
     let target: VectorIndex;
     if (!moved) {
       // The usual case (the file was saved with this index's doc numbering): keep the loaded rows in place.
@@ -211,23 +235,17 @@ export class RecallIndex {
     } else {
       target = new VectorIndex(this.embedder.id, this.embedder.dims);
       loaded.forEachRow((oldDoc, partition, vec) => {
-        const doc = fits(oldDoc, partition);
-        if (doc >= 0) target.upsert(doc, partition, vec);
+        if (oldDoc < to.length && to[oldDoc]! >= 0) target.upsert(to[oldDoc]!, partition, vec);
       });
     }
-    target.ext = undefined;
-    let adopted = 0;
-    target.forEachDoc((doc) => {
-      this.textHash[doc] = hashes[doc] === undefined || moved ? this.textHash[doc]! : hashes[doc]! >>> 0;
-      this.pendingText.delete(doc);
-      adopted++;
-    });
-    if (moved) {
-      loaded.forEachDoc((oldDoc, partition) => {
-        const doc = fits(oldDoc, partition);
-        if (doc >= 0) this.textHash[doc] = hashes[oldDoc]! >>> 0;
-      });
+    const pending = this.pendingText.size > 0;
+    for (let oldDoc = 0; oldDoc < to.length; oldDoc++) {
+      const doc = to[oldDoc]!;
+      if (doc < 0) continue;
+      this.textHash[doc] = hashes[oldDoc]! >>> 0;
+      if (pending) this.pendingText.delete(doc);
     }
+    const adopted = target.size;
     // Vectors made meanwhile in this process (same embedder) win over the file's.
     this.vectors.forEachRow((doc, partition, vec) => target.upsert(doc, partition, vec));
     this.vectors = target;
@@ -237,13 +255,10 @@ export class RecallIndex {
 
   /** Writes the current embedder's vectors with the item map `adoptVectors` needs (temp + fsync + rename). */
   saveVectors(file: string): void {
-    const ids: (string | null)[] = new Array(this.ids.length).fill(null);
-    const hashes: number[] = new Array(this.ids.length).fill(0);
-    this.vectors.forEachDoc((doc) => {
-      ids[doc] = this.ids[doc] ?? null;
-      hashes[doc] = this.textHash[doc]!;
-    });
-    this.vectors.save(file, { ids, hashes });
+    // Every doc's id (as the image has them, so a load can compare the bytes), a hash only where a vector is.
+    const hashes = new Uint32Array(this.ids.length);
+    this.vectors.forEachDoc((doc) => { hashes[doc] = this.textHash[doc]!; });
+    this.vectors.save(file, { ids: this.ids.blob ?? this.ids.toArray(), hashes });
   }
 
   exportVectors(): VectorIndex { return this.vectors; }
@@ -254,7 +269,7 @@ export class RecallIndex {
     if (doc === undefined) {
       doc = this.freeDocs.pop() ?? this.ids.length;
       this.ensure(doc + 1);
-      this.ids[doc] = item.id;
+      this.ids.set(doc, item.id);
       this.docOf.set(item.id, doc);
     } else {
       this.keyword.remove(doc);
@@ -306,20 +321,22 @@ export class RecallIndex {
   /** Ids of items that should have a vector and have none, queued or stored. */
   idsNeedingVectors(): string[] {
     const out: string[] = [];
-    for (const [id, doc] of this.docOf) if (this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(id);
+    for (let doc = 0; doc < this.ids.length; doc++) {
+      if (this.ids.has(doc) && this.embeddable(doc) && !this.vectors.has(doc) && !this.pendingText.has(doc)) out.push(this.ids.get(doc)!);
+    }
     return out;
   }
 
   /** Items that should have a vector (the "of Y" in status). */
   get embeddableCount(): number {
     let n = 0;
-    for (const doc of this.docOf.values()) if (this.embeddable(doc)) n++;
+    for (let doc = 0; doc < this.ids.length; doc++) if (this.ids.has(doc) && this.embeddable(doc)) n++;
     return n;
   }
 
   /** Every indexed item id (for dropping ids the store no longer has). */
   allIds(): string[] {
-    return [...this.docOf.keys()];
+    return this.ids.toArray().filter((id): id is string => id !== undefined);
   }
 
   /** Drops an item from both indexes; returns false when unknown. */
@@ -332,14 +349,14 @@ export class RecallIndex {
     if (this.vectors.remove(doc)) this.vectorVersion++;
     this.pendingText.delete(doc);
     this.docOf.delete(id);
-    this.ids[doc] = undefined;
+    this.ids.set(doc, undefined);
     this.flags[doc] = F_DEAD;
     this.textHash[doc] = 0;
     this.freeDocs.push(doc);
     return true;
   }
 
-  idOf(doc: number): string | undefined { return this.ids[doc]; }
+  idOf(doc: number): string | undefined { return this.ids.get(doc); }
   kindOf(doc: number): ItemKind { return KIND_CODES[this.kind[doc]]!; }
   trustOf(doc: number): Trust { return TRUST_LEVELS[this.trust[doc]]!; }
   createdOf(doc: number): number { return this.created[doc]!; }
@@ -377,7 +394,7 @@ export class RecallIndex {
         batch.forEach(([doc, p], i) => {
           if (this.pendingText.get(doc) !== p) return; // changed meanwhile: the newer text is queued
           this.pendingText.delete(doc);
-          if (this.ids[doc] !== undefined && this.embeddable(doc)) {
+          if (this.ids.has(doc) && this.embeddable(doc)) {
             this.vectors.upsert(doc, p.partition, vecs[i]!);
             this.vectorVersion++;
           }
@@ -420,7 +437,7 @@ export class RecallIndex {
     const vScore = new Map(vec.map((h) => [h.docId, h.score]));
     const out: IndexCandidate[] = [];
     for (const [docId, relevance] of merged) {
-      const id = this.ids[docId];
+      const id = this.ids.get(docId);
       if (!id || relevance <= 0) continue;
       out.push({ id, docId, relevance, keywordScore: kwScore.get(docId) ?? 0, vectorScore: vScore.get(docId) ?? 0 });
     }
@@ -464,35 +481,28 @@ export class RecallIndex {
     return typeof cal === 'function' ? cal.call(this.embedder, setting) : setting;
   }
 
+  /** `partitionOf` memoised by (project, project type) for one pass over many docs (no string built per doc). */
+  private partitionLabels(): (doc: number) => string {
+    const cache = new Map<number, string>();
+    return (doc) => {
+      const key = this.project[doc]! * 0x1_0000_0000 + this.projectType[doc]!;
+      let label = cache.get(key);
+      if (label === undefined) cache.set(key, (label = this.partitionOf(doc)));
+      return label;
+    };
+  }
+
   private partitionOf(doc: number): string {
     return partitionLabel(this.internedNames[this.project[doc]!] || null, this.internedNames[this.projectType[doc]!] || null);
   }
 
   /**
-   * Binary image of everything but the vectors and the embedding queue: header (magic, version,
-   * JSON length), JSON {seq, docs, ids, interned}, the per-doc typed arrays, the keyword index image,
-   * and a CRC-32 of all that. `seq` is the store sequence number the image reflects.
+   * Binary image of everything but the vectors and the embedding queue (format: indexImage.ts): the
+   * ids, the id table, the per-doc columns and the keyword index, with a CRC-32. `seq` is the store
+   * sequence number the image reflects.
    */
   serialize(seq: number): Buffer {
-    const n = this.ids.length;
-    const meta = Buffer.from(JSON.stringify({ seq, docs: n, ids: this.ids.map((x) => x ?? null), interned: this.internedNames }), 'utf8');
-    const kw = this.keyword.serialize();
-    const parts: Buffer[] = [];
-    const head = Buffer.alloc(16);
-    head.writeInt32LE(IMAGE_MAGIC, 0);
-    head.writeInt32LE(IMAGE_VERSION, 4);
-    head.writeInt32LE(meta.length, 8);
-    head.writeInt32LE(kw.length, 12);
-    parts.push(head, meta, Buffer.alloc(pad8(meta.length) - meta.length));
-    for (const a of this.columns()) {
-      const b = Buffer.from(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
-      parts.push(b, Buffer.alloc(pad8(b.length) - b.length));
-    }
-    parts.push(kw, Buffer.alloc(pad8(kw.length) - kw.length));
-    const body = Buffer.concat(parts);
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32LE(crc32(body), 0);
-    return Buffer.concat([body, tail]);
+    return encodeImage({ seq, docs: this.ids.length, ids: this.ids.blob ?? this.ids.toArray(), interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() });
   }
 
   /**
@@ -500,51 +510,47 @@ export class RecallIndex {
    * queue start empty: adopt a vector file next). Throws E_CORRUPT and leaves the index empty when
    * the image is damaged or of another version.
    */
-  restore(image: Uint8Array): RestoredImage {
-    const corrupt = (why: string) => new MemoryError('E_CORRUPT', `recall index image: ${why}`);
+  restore(image: Uint8Array | ImageSource): RestoredImage {
     this.clear();
     try {
-      const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      if (buf.length < 20 || buf.readInt32LE(0) !== IMAGE_MAGIC) throw corrupt('bad magic');
-      if (buf.readInt32LE(4) !== IMAGE_VERSION) throw corrupt('unknown version');
-      if (crc32(buf.subarray(0, buf.length - 4)) !== buf.readUInt32LE(buf.length - 4)) throw corrupt('checksum');
-      const metaLen = buf.readInt32LE(8), kwLen = buf.readInt32LE(12);
-      let off = 16;
-      const meta = JSON.parse(buf.toString('utf8', off, off + metaLen)) as { seq: number; docs: number; ids: (string | null)[]; interned: string[] };
-      off += pad8(metaLen);
-      const n = meta.docs;
-      if (!Number.isInteger(meta.seq) || !Number.isInteger(n) || n < 0 || !Array.isArray(meta.ids) || meta.ids.length !== n || !Array.isArray(meta.interned) || meta.interned[0] !== '') {
-        throw corrupt('bad header');
-      }
-      this.ensure(n);
-      for (const a of this.columns()) {
-        const bytes = n * a.BYTES_PER_ELEMENT;
-        if (off + bytes > buf.length) throw corrupt('truncated');
-        new Uint8Array(a.buffer, a.byteOffset, bytes).set(buf.subarray(off, off + bytes));
-        off += pad8(bytes);
-      }
-      if (off + kwLen + 4 > buf.length) throw corrupt('truncated');
-      this.keyword = KeywordIndex.deserialize(buf.subarray(off, off + kwLen));
-      this.internedNames = meta.interned.map(String);
+      const img = decodeImage(image instanceof Uint8Array ? bufferSource(image) : image, (n) => {
+        this.ensure(n);
+        return this.columns();
+      });
+      const n = img.docs;
+      this.keyword = KeywordIndex.deserialize(img.keyword);
+      this.internedNames = img.interned;
       this.interned.clear();
       this.internedNames.forEach((name, i) => this.interned.set(name, i));
-      this.ids = meta.ids.map((x) => (typeof x === 'string' ? x : undefined));
-      for (let d = 0; d < n; d++) {
-        const id = this.ids[d];
-        if (id === undefined) this.freeDocs.push(d);
-        else this.docOf.set(id, d);
+      if (img.idBlob) {
+        if (!this.ids.load(img.idBlob, n)) throw new MemoryError('E_CORRUPT', 'recall index image: bad id list');
+      } else {
+        this.ids = IdList.of(img.ids ?? []);
       }
+      let live = 0;
+      for (let d = 0; d < n; d++) {
+        if (!this.ids.has(d)) this.freeDocs.push(d);
+        else live++;
+      }
+      // The saved id table as it is (a view into the image: no per-item work), else one built here.
+      const adopted = img.table && IdTable.adopt(img.table, n, live, this.idAt);
+      this.docOf = adopted || new IdTable(this.idAt);
+      if (!adopted) {
+        this.docOf.rehash(IdTable.slotsFor(live));
+        for (let d = 0; d < n; d++) if (this.ids.has(d)) this.docOf.set(this.ids.get(d)!, d);
+      }
+      this.restoredVersion = img.version;
       // Conversation tails: the linked raw message of each conversation with no successor.
       const raw = KIND_CODES.indexOf('raw');
       for (let d = 0; d < n; d++) {
-        if (this.ids[d] !== undefined && this.kind[d] === raw && this.conversation[d] !== 0 && this.indexable(d) && this.nextDoc[d] === -1) {
+        if (this.ids.has(d) && this.kind[d] === raw && this.conversation[d] !== 0 && this.indexable(d) && this.nextDoc[d] === -1) {
           this.convTail.set(this.conversation[d]!, d);
         }
       }
-      return { seq: meta.seq, docs: this.docOf.size };
+      return { seq: img.seq, docs: this.docOf.size };
     } catch (e) {
       this.clear();
-      throw e instanceof MemoryError ? e : corrupt((e as Error)?.name ?? 'unreadable');
+      throw e instanceof MemoryError ? e : new MemoryError('E_CORRUPT', `recall index image: ${(e as Error)?.name ?? 'unreadable'}`);
     }
   }
 
@@ -555,7 +561,7 @@ export class RecallIndex {
     this.keyword = new KeywordIndex();
     this.vectors = new VectorIndex(this.embedder.id, this.embedder.dims);
     this.docOf.clear();
-    this.ids = [];
+    this.ids = new IdList();
     this.freeDocs = [];
     this.convTail.clear();
     this.interned.clear();
@@ -672,10 +678,6 @@ export class RecallIndex {
     this.prevDoc = growLinks(this.prevDoc, cap);
     this.nextDoc = growLinks(this.nextDoc, cap);
   }
-}
-
-function pad8(n: number): number {
-  return (n + 7) & ~7;
 }
 
 /** FNV-1a (32-bit) over the text and partition: equal keys mean the vector can be kept; never 0. */

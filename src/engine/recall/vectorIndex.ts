@@ -6,28 +6,18 @@
 // `int8: false` keeps exact float32 rows instead (benchmarks, comparisons).
 // Invariants: rows are normalised vectors of `dims` values; rows stay packed (remove swaps the last
 // row in); the file on disk belongs to exactly one embedder id and is replaced atomically.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { writeAll, writeFileAtomicWith } from '../atomicWrite';
 import { join } from 'node:path';
 import { MemoryError } from '../errors';
-import { createInt8Scanner, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
+import { dotAt, dotAt8, type Int8Rows, int8Rows, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
 import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
+import {
+  blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, rowBytesFor, VECTOR_FORMAT, type VectorFileHead,
+  withVectorFile, writeVectorFile,
+} from './vectorFile';
 
 export interface VectorHit {
   docId: number;
   score: number;
-}
-
-/** Packed int8 rows: the WebAssembly SIMD scanner, or a plain-JS fallback with the same interface. */
-interface Int8Rows {
-  reserve(rows: number): void;
-  setRow(row: number, q: Int8Array): void;
-  rowView(row: number): Int8Array;
-  copyRow(from: number, to: number): void;
-  scan(query: Int8Array, start: number, n: number): Int32Array;
-  /** The backing bytes and the byte offset of row 0 (views change after reserve()). */
-  readonly bytes: Int8Array;
-  readonly rowsOffset: number;
 }
 
 interface Partition {
@@ -42,9 +32,6 @@ interface Partition {
   invScale: Float32Array;
 }
 
-const MAGIC = 0x5645_4331; // "VEC1"
-// 3: rows are int8 only [docId, partition, 1/scale, int8 × dims padded to 4]; 2 (still read): + dims × float32.
-const FORMAT_VERSION = 3;
 const INITIAL_ROWS = 64;
 const SLOT_BITS = 2 ** 32; // docSlot = partitionIndex * 2^32 + row (exact in a double)
 // Below this many rows one asymmetric pass (float query · int8 row) is as fast as the two-pass scan.
@@ -54,19 +41,21 @@ const TWO_PASS_MIN_ROWS = 1024;
 // First-pass candidates re-scored: int8·int8 error is ~1e-2 in cosine, so 8·k (≥ 64) keeps the true top-k.
 const RERANK_FACTOR = 8;
 const RERANK_MIN = 64;
-// Load reads the file in slices of this size (never the whole file: 100k rows were a 205 MB buffer in v2).
+// Row-wise (old) files are read in slices of this size (never the whole file: 100k rows were a 205 MB buffer in v2).
 const LOAD_CHUNK_BYTES = 4 << 20;
 
 export class VectorIndex {
   private readonly parts: Partition[] = [];
   private readonly partByLabel = new Map<string, number>();
-  private readonly slots = new Map<number, number>();
+  private readonly slots = new DocSlots();
 
   private readonly exact: boolean;
   private readonly qbuf: Int8Array;
   private readonly fbuf: Float32Array;
-  /** Extra header data the file was saved with (`save(file, ext)`), e.g. the owner's item map. */
-  ext: unknown;
+  /** The item map the file was saved with (`save(file, map)`), after `load`; cleared by the owner once used. */
+  itemMap: LoadedItemMap | undefined;
+  /** The format of the file this index was loaded from (0: not loaded); older formats are worth rewriting. */
+  fileVersion = 0;
 
   /** `int8: false` keeps exact float32 rows and scans them exactly (benchmarks, comparisons). */
   constructor(readonly embedderId: string, readonly dims: number, opts: { int8?: boolean } = {}) {
@@ -106,7 +95,7 @@ export class VectorIndex {
 
   /** Bytes this index holds in memory: rows, per-row ids and scales, and the slot map (estimated per entry). */
   get approxBytes(): number {
-    let n = this.qbuf.byteLength + this.fbuf.byteLength + this.slots.size * MAP_ENTRY_BYTES;
+    let n = this.qbuf.byteLength + this.fbuf.byteLength + this.slots.approxBytes;
     for (const p of this.parts) n += (p.rows ? p.rows.byteLength : p.q8!.bytes.byteLength) + p.docIds.byteLength + p.invScale.byteLength;
     return n;
   }
@@ -122,7 +111,7 @@ export class VectorIndex {
     for (let i = 0; i < vec.length; i++) if (!Number.isFinite(vec[i]!)) throw new MemoryError('E_BAD_INPUT', 'vector index: vector has a non-finite value');
     if (typeof partition !== 'string' || !partition) throw new MemoryError('E_BAD_INPUT', 'vector index: partition label required');
     const existing = this.slots.get(docId);
-    if (existing !== undefined) {
+    if (existing >= 0) {
       const pi = Math.floor(existing / SLOT_BITS);
       if (this.parts[pi]!.label === partition) {
         this.writeRow(this.parts[pi]!, existing % SLOT_BITS, vec);
@@ -141,7 +130,7 @@ export class VectorIndex {
 
   remove(docId: number): boolean {
     const slot = this.slots.get(docId);
-    if (slot === undefined) return false;
+    if (slot < 0) return false;
     this.slots.delete(docId);
     const p = this.parts[Math.floor(slot / SLOT_BITS)]!;
     const row = slot % SLOT_BITS;
@@ -157,6 +146,11 @@ export class VectorIndex {
     }
     p.count = last;
     return true;
+  }
+
+  /** Each partition's label and doc ids (rows [0, count)): a read-only view for one pass over every row. */
+  partitionDocs(): readonly { label: string; docIds: Int32Array; count: number }[] {
+    return this.parts.map((p) => ({ label: p.label, docIds: p.docIds, count: p.count }));
   }
 
   /** Calls `cb` for every stored row's doc id and partition (no vector: cheap). */
@@ -177,7 +171,7 @@ export class VectorIndex {
   /** The stored vector (a copy; dequantised in compact mode), or undefined. */
   get(docId: number): Float32Array | undefined {
     const slot = this.slots.get(docId);
-    if (slot === undefined) return undefined;
+    if (slot < 0) return undefined;
     const p = this.parts[Math.floor(slot / SLOT_BITS)]!;
     const row = slot % SLOT_BITS;
     if (p.rows) return p.rows.slice(row * this.dims, (row + 1) * this.dims);
@@ -293,130 +287,137 @@ export class VectorIndex {
   }
 
   /**
-   * Writes header (magic, version, dims, count, JSON {embedder id, partition labels, rows per
-   * partition, ext}) then fixed-width rows [docId int32, partition int32, 1/scale float32, dims × int8
-   * (padded to 4)]; temp file + fsync + rename, so a crash leaves the old file or the new one.
+   * Writes the vector file (format 4, see vectorFile.ts) with the owner's item map, if any; temp file +
+   * fsync + rename, so a crash leaves the old file or the new one.
    */
-  save(file: string, ext?: unknown): void {
-    const labels = this.parts.map((p) => p.label);
-    const counts = this.parts.map((p) => p.count);
-    const meta = Buffer.from(JSON.stringify(ext === undefined ? { embedderId: this.embedderId, labels, counts } : { embedderId: this.embedderId, labels, counts, ext }), 'utf8');
-    const metaPadded = (meta.length + 3) & ~3;
-    const rowBytes = rowBytesFor(this.dims, FORMAT_VERSION);
-    const header = Buffer.alloc(20 + metaPadded);
-    header.writeInt32LE(MAGIC, 0);
-    header.writeInt32LE(FORMAT_VERSION, 4);
-    header.writeInt32LE(this.dims, 8);
-    header.writeInt32LE(this.size, 12);
-    header.writeInt32LE(meta.length, 16);
-    meta.copy(header, 20);
-    writeFileAtomicWith(file, (fd) => {
-      writeAll(fd, header);
-      // Rows go out in chunks of ≤ 4 MB so a 1M-row index never needs one giant buffer.
-      const chunkRows = Math.max(1, Math.floor((4 << 20) / rowBytes));
-      const chunk = Buffer.alloc(chunkRows * rowBytes);
-      const ints = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
-      const floats = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
-      const bytes = new Int8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-      let inChunk = 0;
-      const rowInts = rowBytes / 4;
-      for (let pi = 0; pi < this.parts.length; pi++) {
-        const p = this.parts[pi]!;
-        for (let r = 0; r < p.count; r++) {
-          const o = inChunk * rowInts;
-          ints[o] = p.docIds[r]!;
-          ints[o + 1] = pi;
-          if (p.q8) {
-            floats[o + 2] = p.invScale[r]!;
-            bytes.set(p.q8.rowView(r), (o + 3) * 4);
-          } else {
-            floats[o + 2] = 1 / quantizeAt(p.rows!, r * this.dims, this.dims, this.qbuf);
-            bytes.set(this.qbuf, (o + 3) * 4);
-          }
-          if (++inChunk === chunkRows) {
-            writeAll(fd, chunk);
-            inChunk = 0;
-          }
+  save(file: string, map?: ItemMap): void {
+    const d = this.dims;
+    let scratch = new Int8Array(0);
+    const parts: PartitionOut[] = this.parts.map((p) => ({
+      label: p.label, count: p.count, docIds: p.docIds, invScale: p.q8 ? p.invScale : this.exactScales(p),
+      rows: (start: number, n: number): Int8Array => {
+        if (p.q8) return p.q8.bytes.subarray(p.q8.rowsOffset + start * d, p.q8.rowsOffset + (start + n) * d);
+        if (scratch.length < n * d) scratch = new Int8Array(n * d);
+        const out = scratch.subarray(0, n * d);
+        for (let r = 0; r < n; r++) {
+          quantizeAt(p.rows!, (start + r) * d, d, this.qbuf);
+          out.set(this.qbuf, r * d);
         }
-      }
-      if (inChunk > 0) writeAll(fd, chunk, inChunk * rowBytes);
-    });
+        return out;
+      },
+    }));
+    writeVectorFile(file, this.embedderId, d, parts, map);
+  }
+
+  /** Exact mode: the 1/scale each row gets when quantised (as the file stores it). */
+  private exactScales(p: Partition): Float32Array {
+    const inv = new Float32Array(p.count);
+    for (let r = 0; r < p.count; r++) inv[r] = 1 / quantizeAt(p.rows!, r * this.dims, this.dims, this.qbuf);
+    return inv;
   }
 
   /**
-   * Loads a file written by `save` (format 3, or 2 of earlier versions), reading it in 4 MB slices;
-   * refuses a file of another embedder id or width. `opts.int8: false` loads into an exact index.
+   * Loads a file written by `save` (format 4, or 2–3 of earlier versions); refuses a file of another
+   * embedder id or width (E_REFUSED), reports a damaged one as E_CORRUPT. `opts.int8: false` loads into
+   * an exact index. The item map saved with it is in `itemMap`, the file's format in `fileVersion`.
    */
   static load(file: string, embedderId: string, dims: number, opts: { int8?: boolean } = {}): VectorIndex {
-    const corrupt = (why: string) => new MemoryError('E_CORRUPT', `vector file: ${why}`);
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const head = Buffer.alloc(20);
-      if (size < 20 || readSync(fd, head, 0, 20, 0) !== 20 || head.readInt32LE(0) !== MAGIC) throw corrupt('bad magic');
-      const version = head.readInt32LE(4);
-      if (version !== 2 && version !== 3) throw corrupt('unknown version');
-      const fileDims = head.readInt32LE(8);
-      const count = head.readInt32LE(12);
-      const metaLen = head.readInt32LE(16);
-      if (metaLen < 0 || 20 + metaLen > size) throw corrupt('bad header');
-      const metaBuf = Buffer.alloc(metaLen);
-      if (readSync(fd, metaBuf, 0, metaLen, 20) !== metaLen) throw corrupt('truncated');
-      let meta: { embedderId?: unknown; labels?: unknown; counts?: unknown; ext?: unknown };
-      try {
-        meta = JSON.parse(metaBuf.toString('utf8'));
-      } catch {
-        throw corrupt('bad header');
+    return withVectorFile(file, embedderId, dims, (fd, head) => {
+      const idx = VectorIndex.forFile(head, embedderId, dims, opts);
+      if (head.version !== VECTOR_FORMAT) {
+        idx.readRows(fd, head);
+        return idx;
       }
-      if (meta.embedderId !== embedderId || fileDims !== dims) {
-        throw new MemoryError('E_REFUSED', 'vector file belongs to another embedder', {
-          fileEmbedder: String(meta.embedderId), fileDims, embedder: embedderId, dims,
-        });
+      for (const b of idx.blocks(head)) {
+        readExactly(fd, b.docIds, b.pos);
+        readExactly(fd, b.invScale, b.pos + b.docIds.byteLength);
+        if (b.rows) readExactly(fd, b.rows, b.rowsPos);
+        else idx.readExactRows(fd, b.pi, b.count, b.rowsPos);
       }
-      const labels = meta.labels;
-      if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string')) throw corrupt('bad partition table');
-      const counts = Array.isArray(meta.counts) && meta.counts.length === labels.length && meta.counts.every((c) => Number.isInteger(c) && c >= 0)
-        ? (meta.counts as number[]) : null;
-      const start = 20 + ((metaLen + 3) & ~3);
-      const rowBytes = rowBytesFor(dims, version);
-      const qInts = int8Ints(dims);
-      if (count < 0 || size !== start + count * rowBytes) throw corrupt('size mismatch');
-      const idx = new VectorIndex(embedderId, dims, opts);
-      idx.ext = meta.ext;
-      // Partitions sized from the saved counts (format 3) so loading is one pass of copies.
-      for (let pi = 0; pi < labels.length; pi++) {
-        idx.parts.push(idx.newPartition(labels[pi] as string, Math.max(INITIAL_ROWS, counts?.[pi] ?? 0)));
-        idx.partByLabel.set(labels[pi] as string, pi);
-      }
-      const chunkRows = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / rowBytes));
-      const chunk = Buffer.alloc(Math.min(count, chunkRows) * rowBytes);
-      const ints = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
-      const floats = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
-      const bytes = new Int8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-      const rowInts = rowBytes / 4;
-      let pos = start;
-      for (let r0 = 0; r0 < count; r0 += chunkRows) {
-        const n = Math.min(chunkRows, count - r0);
-        const want = n * rowBytes;
-        let got = 0;
-        while (got < want) {
-          const m = readSync(fd, chunk, got, want - got, pos + got);
-          if (m <= 0) throw corrupt('truncated');
-          got += m;
-        }
-        pos += want;
-        for (let r = 0; r < n; r++) {
-          const o = r * rowInts;
-          const docId = ints[o]!;
-          const pi = ints[o + 1]!;
-          if (pi < 0 || pi >= labels.length) throw corrupt('row partition out of range');
-          if (idx.slots.has(docId)) throw corrupt('duplicate doc id');
-          idx.appendRaw(pi, docId, bytes, (o + 3) * 4, floats[o + 2]!, version === 2 ? floats : null, o + 3 + qInts);
-        }
-      }
+      idx.registerBlocks(head);
       return idx;
-    } finally {
-      closeSync(fd);
+    });
+  }
+
+  /** An empty index with the file's partitions, sized for their rows. */
+  private static forFile(head: VectorFileHead, embedderId: string, dims: number, opts: { int8?: boolean }): VectorIndex {
+    const idx = new VectorIndex(embedderId, dims, opts);
+    idx.itemMap = head.map;
+    idx.fileVersion = head.version;
+    for (let pi = 0; pi < head.labels.length; pi++) {
+      idx.parts.push(idx.newPartition(head.labels[pi]!, Math.max(INITIAL_ROWS, head.counts?.[pi] ?? 0)));
+      idx.partByLabel.set(head.labels[pi]!, pi);
+    }
+    return idx;
+  }
+
+  /** Format 4: where each partition's ids, scales and int8 rows go (views of its storage; rows null in exact mode) and their file offsets. */
+  private blocks(head: VectorFileHead): { pi: number; count: number; pos: number; rowsPos: number; docIds: Int32Array; invScale: Float32Array; rows: Int8Array | null }[] {
+    const d = this.dims;
+    let pos = head.dataStart;
+    return this.parts.map((p, pi) => {
+      const c = head.counts![pi]!;
+      const b = {
+        pi, count: c, pos, rowsPos: pos + c * 8, docIds: p.docIds.subarray(0, c), invScale: p.invScale.subarray(0, c),
+        rows: p.q8 ? p.q8.bytes.subarray(p.q8.rowsOffset, p.q8.rowsOffset + c * d) : null,
+      };
+      pos += blockBytes(c, d);
+      return b;
+    });
+  }
+
+  /** Exact mode: a partition's int8 rows read in slices and dequantised into its float rows. */
+  private readExactRows(fd: number, pi: number, c: number, pos: number): void {
+    const d = this.dims, p = this.parts[pi]!;
+    const slice = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / d));
+    const tmp = new Int8Array(Math.min(c, slice) * d);
+    for (let r0 = 0; r0 < c; r0 += slice) {
+      const n = Math.min(slice, c - r0);
+      readExactly(fd, tmp.subarray(0, n * d), pos + r0 * d);
+      for (let r = 0; r < n; r++) {
+        const inv = p.invScale[r0 + r]!;
+        for (let i = 0; i < d; i++) p.rows![(r0 + r) * d + i] = tmp[r * d + i]! * inv;
+      }
+    }
+  }
+
+  /** After the blocks were read: the rows' slots, checking ids (no duplicates) and scales. */
+  private registerBlocks(head: VectorFileHead): void {
+    for (let pi = 0; pi < this.parts.length; pi++) {
+      const p = this.parts[pi]!, c = head.counts![pi]!;
+      for (let r = 0; r < c; r++) {
+        const docId = p.docIds[r]!;
+        if (docId < 0) throw corruptFile('bad doc id');
+        if (!this.slots.add(docId, pi * SLOT_BITS + r)) throw corruptFile('duplicate doc id');
+        if (!Number.isFinite(p.invScale[r]!)) throw corruptFile('bad row scale');
+      }
+      p.count = c;
+    }
+  }
+
+  /** Formats 2 and 3: rows one by one, read in 4 MB slices (never the whole file at once). */
+  private readRows(fd: number, head: VectorFileHead): void {
+    const rowBytes = rowBytesFor(this.dims, head.version);
+    const qInts = Math.ceil(this.dims / 4);
+    const chunkRows = Math.max(1, Math.floor(LOAD_CHUNK_BYTES / rowBytes));
+    const chunk = Buffer.alloc(Math.min(head.count, chunkRows) * rowBytes);
+    const ints = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
+    const floats = new Float32Array(chunk.buffer, chunk.byteOffset, chunk.length / 4);
+    const bytes = new Int8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    const rowInts = rowBytes / 4;
+    let pos = head.dataStart;
+    for (let r0 = 0; r0 < head.count; r0 += chunkRows) {
+      const n = Math.min(chunkRows, head.count - r0);
+      readExactly(fd, chunk.subarray(0, n * rowBytes), pos);
+      pos += n * rowBytes;
+      for (let r = 0; r < n; r++) {
+        const o = r * rowInts;
+        const docId = ints[o]!;
+        const pi = ints[o + 1]!;
+        if (pi < 0 || pi >= this.parts.length) throw corruptFile('row partition out of range');
+        if (docId < 0 || this.slots.get(docId) >= 0) throw corruptFile('duplicate doc id');
+        this.appendRaw(pi, docId, bytes, (o + 3) * 4, floats[o + 2]!, head.version === 2 ? floats : null, o + 3 + qInts);
+      }
     }
   }
 
@@ -453,77 +454,6 @@ export class VectorIndex {
   }
 }
 
-/** The SIMD scanner when the runtime has WebAssembly SIMD (and dims is a multiple of 16), else plain JS rows. */
-function int8Rows(dims: number, cap: number): Int8Rows {
-  return createInt8Scanner(dims, cap) ?? new JsInt8Rows(dims, cap);
-}
-
-/** Plain-JS int8 rows (no WebAssembly SIMD, or dims not a multiple of 16). */
-class JsInt8Rows implements Int8Rows {
-  bytes: Int8Array;
-  readonly rowsOffset = 0;
-  private readonly out = new Int32Array(SCAN_BLOCK_ROWS);
-  constructor(private readonly dims: number, cap: number) {
-    this.bytes = new Int8Array(cap * dims);
-  }
-  reserve(rows: number): void {
-    if (rows * this.dims <= this.bytes.length) return;
-    const next = new Int8Array(Math.max(rows * this.dims, Math.floor(this.bytes.length * 1.5)));
-    next.set(this.bytes);
-    this.bytes = next;
-  }
-  setRow(row: number, q: Int8Array): void { this.bytes.set(q.subarray(0, this.dims), row * this.dims); }
-  rowView(row: number): Int8Array { return this.bytes.subarray(row * this.dims, (row + 1) * this.dims); }
-  copyRow(from: number, to: number): void { this.bytes.copyWithin(to * this.dims, from * this.dims, (from + 1) * this.dims); }
-  scan(query: Int8Array, start: number, n: number): Int32Array {
-    const d = this.dims, b = this.bytes;
-    for (let r = 0; r < n; r++) {
-      let s = 0;
-      const base = (start + r) * d;
-      for (let i = 0; i < d; i++) s += b[base + i]! * query[i]!;
-      this.out[r] = s;
-    }
-    return this.out;
-  }
-}
-
-/** Int32 words holding a row's int8 copy (dims padded to 4 bytes). */
-function int8Ints(dims: number): number {
-  return Math.ceil(dims / 4);
-}
-
-function rowBytesFor(dims: number, version: number): number {
-  return 12 + int8Ints(dims) * 4 + (version === 2 ? dims * 4 : 0);
-}
-
-/** Dot product of int8 `rows[base … base+d)` with the float query `q`. */
-function dotAt8(rows: Int8Array, base: number, q: Float32Array, d: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let i = 0;
-  for (; i + 3 < d; i += 4) {
-    s0 += rows[base + i]! * q[i]!;
-    s1 += rows[base + i + 1]! * q[i + 1]!;
-    s2 += rows[base + i + 2]! * q[i + 2]!;
-    s3 += rows[base + i + 3]! * q[i + 3]!;
-  }
-  for (; i < d; i++) s0 += rows[base + i]! * q[i]!;
-  return s0 + s1 + s2 + s3;
-}
-
-/** Dot product of `rows[base … base+d)` with `q`; four accumulators break the add chain (~1.6× in V8). */
-function dotAt(rows: Float32Array, base: number, q: Float32Array, d: number): number {
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  let i = 0;
-  for (; i + 3 < d; i += 4) {
-    s0 += rows[base + i]! * q[i]!;
-    s1 += rows[base + i + 1]! * q[i + 1]!;
-    s2 += rows[base + i + 2]! * q[i + 2]!;
-    s3 += rows[base + i + 3]! * q[i + 3]!;
-  }
-  for (; i < d; i++) s0 += rows[base + i]! * q[i]!;
-  return s0 + s1 + s2 + s3;
-}
-
 /** Partition labels a conversation in `scope` may see (SPEC R-MEM-5). */
 export function partitionsFor(scope: { project?: string; projectType?: string }): string[] {
   const out = ['global'];
@@ -537,4 +467,55 @@ export function partitionLabel(project: string | null | undefined, projectType: 
   if (project) return `p:${project}`;
   if (projectType) return `t:${projectType}`;
   return 'global';
+}
+
+const corruptFile = (why: string) => new MemoryError('E_CORRUPT', `vector file: ${why}`);
+
+/**
+ * docId → slot (partition · 2^32 + row; -1 = none). Doc ids are dense in practice (the recall index reuses
+ * freed ones), so ids below 2^22 live in a typed array — 1M Map entries cost ~0.2 s to build at load;
+ * larger ids fall back to a Map.
+ */
+class DocSlots {
+  private static readonly DENSE_LIMIT = 1 << 22; // 32 MB of float64 at most
+  private dense = new Float64Array(0);
+  private sparse: Map<number, number> | null = null;
+  size = 0;
+
+  get approxBytes(): number { return this.dense.byteLength + (this.sparse?.size ?? 0) * MAP_ENTRY_BYTES; }
+  has(docId: number): boolean { return this.get(docId) >= 0; }
+
+  get(docId: number): number {
+    if (docId < this.dense.length) return this.dense[docId]!;
+    return this.sparse?.get(docId) ?? -1;
+  }
+
+  set(docId: number, slot: number): void {
+    if (this.get(docId) < 0) this.size++;
+    if (docId < DocSlots.DENSE_LIMIT) {
+      if (docId >= this.dense.length) {
+        const next = new Float64Array(Math.min(DocSlots.DENSE_LIMIT, Math.max(docId + 1, this.dense.length * 2, 1024))).fill(-1);
+        next.set(this.dense);
+        this.dense = next;
+      }
+      this.dense[docId] = slot;
+    } else {
+      (this.sparse ??= new Map()).set(docId, slot);
+    }
+  }
+
+  /** Sets a new entry; false (and nothing changed) when `docId` has one already. */
+  add(docId: number, slot: number): boolean {
+    if (this.get(docId) >= 0) return false;
+    this.set(docId, slot);
+    return true;
+  }
+
+  delete(docId: number): boolean {
+    if (this.get(docId) < 0) return false;
+    this.size--;
+    if (docId < this.dense.length) this.dense[docId] = -1;
+    else this.sparse!.delete(docId);
+    return true;
+  }
 }

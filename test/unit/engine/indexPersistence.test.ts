@@ -9,6 +9,7 @@ import { RecallIndex, type IndexedItem } from '../../../src/engine/recall/recall
 import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
 import { createTestEngine, turn, type TestEngine } from './builders';
 import { internals } from '../../../src/engine/internals';
+import { toV1, toV3 } from '../recall/oldFormats';
 
 const idxFile = (t: TestEngine) => path.join(t.storeDir, 'index', 'recall.idx');
 
@@ -109,6 +110,26 @@ describe('recall index persistence (engine)', function () {
     t.engine = await MemoryEngine.open({ storeDir: t.storeDir, vaultDir: t.vaultDir, clock: t.clock, logger: t.logger });
     assert.equal(t.engine.indexOpen.mode, 'rebuilt');
     assert.ok((await t.engine.search('albatross cache cron', { project: 'alpha' })).length > 0);
+  });
+
+  it('loads an index image and a vector file of the earlier formats without a rebuild, and rewrites them once', async () => {
+    await seed(t, 5);
+    const before = (await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id);
+    const vectors = internals(t.engine).index.vectorCount;
+    await t.engine.close();
+    const vecFile = path.join(t.storeDir, 'vectors', 'hash-v1-384.bin');
+    writeFileSync(idxFile(t), toV1(readFileSync(idxFile(t))));
+    writeFileSync(vecFile, toV3(readFileSync(vecFile), 384));
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.indexOpen.adoptedVectors, vectors);
+    assert.deepEqual((await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id), before);
+    await t.engine.close();
+    assert.equal(readFileSync(idxFile(t)).readInt32LE(4), 2, 'the image is rewritten in version 2');
+    assert.equal(readFileSync(vecFile).readInt32LE(4), 4, 'the vector file is rewritten in format 4');
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.indexOpen.adoptedVectors, vectors);
   });
 
   it('drops items deleted while the index file was current', async () => {
