@@ -4,6 +4,7 @@
 import { errorDocument, exitCodeFor, parseCommandArgs } from '../../src/cliArgs';
 import { MemoryError } from '../../src/engine/errors';
 import { BENCHMARKS } from './index';
+import { BENCH_OPTIONS, BENCH_USAGE } from '../../src/cli/commands/bench';
 
 /** Runs the named benchmarks (the default set when none is named); one JSON-able result. */
 export async function runBenchmarks(names: string[], args: Record<string, string | boolean>, log: (line: string) => void): Promise<unknown> {
@@ -20,12 +21,12 @@ export async function runBenchmarks(names: string[], args: Record<string, string
 
 export const BENCHMARK_NAMES = Object.keys(BENCHMARKS);
 
-/** `node dist/bench.js [NAME …] [--items N] [--store DIR] [--data FILE] [--deepset FILE] [--confusion] [--quick]`: one JSON document on stdout. */
+/** `node dist/bench.js` + BENCH_USAGE's options: one JSON document on stdout. */
 export async function benchMain(argv: string[]): Promise<number> {
   try {
-    const p = parseCommandArgs(argv, { data: { type: 'string' }, deepset: { type: 'string' }, items: { type: 'string' }, store: { type: 'string' }, quick: { type: 'boolean' }, confusion: { type: 'boolean' }, help: { type: 'boolean' } });
+    const p = parseCommandArgs(argv, { ...BENCH_OPTIONS, help: { type: 'boolean' } });
     if (p.values.help) {
-      process.stdout.write(`usage: npm run bench -- [NAME …] [--items N] [--store DIR] [--data FILE] [--deepset FILE] [--confusion] [--quick]\nbenchmarks: ${BENCHMARK_NAMES.join(', ')}\n`);
+      process.stdout.write(`usage: npm run bench -- ${BENCH_USAGE.replace(/^bench /, '')}\nbenchmarks: ${BENCHMARK_NAMES.join(', ')}\n`);
       return 0;
     }
     const args: Record<string, string | boolean> = {};

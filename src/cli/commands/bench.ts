@@ -4,11 +4,18 @@ import * as path from 'node:path';
 import { MemoryError } from '../../engine/errors';
 import type { Command, CommandContext } from '../command';
 
+/** The benchmarks' options, the same through `vscode-memory bench` and `node dist/bench.js`. */
+export const BENCH_OPTIONS = {
+  data: { type: 'string' }, deepset: { type: 'string' }, items: { type: 'string' }, store: { type: 'string' }, tmp: { type: 'string' },
+  quick: { type: 'boolean' }, confusion: { type: 'boolean' },
+} as const;
+export const BENCH_USAGE = 'bench [NAME …] [--items N] [--store DIR] [--tmp DIR] [--data FILE] [--deepset FILE] [--confusion] [--quick]';
+
 export const benchCommand: Command = {
   name: 'bench',
   summary: 'benchmarks (JSON), in a source checkout (dist/bench.js; not part of the installed CLI)',
-  usage: 'bench [NAME …] [--data FILE] [--items N]',
-  options: { data: { type: 'string' }, items: { type: 'string' }, quick: { type: 'boolean' } },
+  usage: BENCH_USAGE,
+  options: BENCH_OPTIONS,
   standalone: true,
   run: async (p, c) => {
     const bench = loadBenchmarks(c);

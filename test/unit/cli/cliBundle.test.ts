@@ -43,4 +43,16 @@ describe('The shipped CLI bundle', () => {
     assert.equal(doc.error.code, 'E_USAGE');
     assert.match(doc.error.message, /unknown benchmark: no-such-benchmark \(known: .*store/);
   });
+
+  it('takes the same options through `vscode-memory bench` as through dist/bench.js (a kept store, a temp folder)', function () {
+    this.timeout(20_000);
+    // `queries --store` on a folder that is not there: both must get past option parsing to the benchmark's own error.
+    for (const argv of [[path.join(DIST, 'cli.js'), 'bench', 'queries', '--store', '/nonexistent-store', '--tmp', tmpdir(), '--json'],
+      [path.join(DIST, 'bench.js'), 'queries', '--store', '/nonexistent-store', '--tmp', tmpdir()]]) {
+      const r = spawnSync(process.execPath, argv, { encoding: 'utf8' });
+      const doc = JSON.parse(r.stdout.trim().split('\n').pop()!) as { error?: { code: string; message: string } };
+      assert.ok(doc.error, r.stdout);
+      assert.doesNotMatch(doc.error.message, /Unknown option/, `${path.basename(argv[0]!)}: ${doc.error.message}`);
+    }
+  });
 });
