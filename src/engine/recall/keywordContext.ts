@@ -139,13 +139,13 @@ export class ContextScratch {
       const t = terms[j]!;
       if (!running && !exhaustive && j > 0 && left[j]! * (1 + SLACK) < done) {
         const theta = this.kthAllowed(touched, k, a);
-        if (left[j]! * (1 + SLACK) < theta) running = this.markRunning(touched.filter((o) => this.ok(o)), 0);
+        if (left[j]! * (1 + SLACK) < theta) running = this.markRunning([...touched]); // touched holds allowed docs only (termTf, resolve)
       }
       if (running) {
         this.scoreRunning(t, running, a);
         this.stats.prunedTerms++;
         const theta = this.kthAllowed(running, k, a);
-        running = this.markRunning(running.filter((o) => (a.coverage ? a.accTf[o]! : a.acc[o]!) + left[j + 1]! * (1 + SLACK) >= theta), 1);
+        running = this.markRunning(running.filter((o) => (a.coverage ? a.accTf[o]! : a.acc[o]!) + left[j + 1]! * (1 + SLACK) >= theta));
       } else {
         this.scoreAll(t, a, touched, reached);
         this.stats.fullTerms++;
@@ -154,7 +154,7 @@ export class ContextScratch {
     }
     if (running) {
       this.stats.candidates = running.length;
-      this.markRunning([], 1);
+      this.markRunning([]);
     }
     return touched;
   }
@@ -204,24 +204,22 @@ export class ContextScratch {
     if (a.coverage) a.accTf[ord] += (idf * sat) / (a.k1 + 1);
   }
 
-  /** The k-th best partial score among allowed docs of `ords` (-Infinity when fewer than k). */
+  /** The k-th best partial score among `ords` — allowed docs only, as every touched doc is (-Infinity when fewer than k). */
   private kthAllowed(ords: readonly number[], k: number, a: Accumulators): number {
     const heap = new TopK(k);
     const v = a.coverage ? a.accTf : a.acc;
     for (const ord of ords) {
       const s = v[ord]!;
-      if (heap.wouldAccept(s) && this.ok(ord)) heap.push(ord, s);
+      if (heap.wouldAccept(s)) heap.push(ord, s);
     }
     return heap.size < k ? -Infinity : heap.threshold;
   }
 
   /** Replaces the marks of the docs in the running (mark bit 1) and their links (bit 2). */
-  private markRunning(running: number[], clearFrom: 0 | 1): number[] {
+  private markRunning(running: number[]): number[] {
     const mark = this.mark;
-    if (clearFrom === 1) {
-      for (let i = 0; i < this.marked.length; i++) mark[this.marked[i]!] = 0;
-      this.marked.length = 0;
-    }
+    for (const ord of this.marked) mark[ord] = 0;
+    this.marked.length = 0;
     for (const ord of running) {
       if (mark[ord] === 0) this.marked.push(ord);
       mark[ord]! |= 1;
