@@ -1,16 +1,12 @@
 // Keyword search with and without pruning on the same loaded index and the same questions, in one
 // process (bench recall and bench scale report it): time, how many queries pruned, same answers.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { MemoryEngine } from '../../src/engine/engine';
-import { MemoryError } from '../../src/engine/errors';
-import { nullLogger, systemClock } from '../../src/engine/host';
+import type { MemoryEngine } from '../../src/engine/engine';
 import { internals } from '../../src/engine/internals';
 import { loadCorpus } from './corpus';
+import { withStoreCopy } from './dashboard';
 import { locomoDataFile, quantiles, round, type BenchContext } from './harness';
-import { scaleClock, timeQueries } from './scale';
+import { timeQueries } from './scale';
 
 const PROJECTS = ['alpha', 'beta', 'gamma', 'delta'];
 
@@ -43,28 +39,13 @@ export async function keywordPruning(engine: MemoryEngine, questions: string[], 
  * recall, 200 questions, and keyword search pruned vs exhaustive. The original is never touched.
  */
 export async function benchQueries(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const from = typeof ctx.args.store === 'string' ? ctx.args.store : '';
-  if (!from) throw new MemoryError('E_USAGE', 'bench queries needs --store DIR (a store folder, e.g. one MEMORY_BENCH_KEEP=1 bench scale kept)');
   const corpus = loadCorpus(locomoDataFile(ctx.args));
-  const root = mkdtempSync(path.join(tmpdir(), 'queries-bench-'));
-  try {
-    const storeDir = path.join(root, 'store');
-    cpSync(path.resolve(from), storeDir, { recursive: true });
-    const n = typeof ctx.args.items === 'string' && /^\d+$/.test(ctx.args.items) ? Number(ctx.args.items) : null;
-    const t0 = performance.now();
-    const engine = await MemoryEngine.open({ storeDir, vaultDir: path.join(root, 'vault'), clock: n === null ? systemClock : scaleClock(n), logger: nullLogger, syncVault: 'background' });
-    const openMs = performance.now() - t0;
-    try {
-      await engine.recall({ message: corpus.questions[0]!, conversation: 'first', project: 'alpha', window: 128_000 });
-      const toFirstRecallMs = performance.now() - t0;
-      const queries = await timeQueries(engine, corpus.questions, 200);
-      const keyword = await keywordPruning(engine, corpus.questions, 100);
-      ctx.log(`queries: recall p95 ${queries.recallMs.p95} ms; keyword pruned/exhaustive p95 ${keyword.p95Ratio}`);
-      return { indexEntries: internals(engine).index.size, openMs: round(openMs, 1), toFirstRecallMs: round(toFirstRecallMs, 1), ...queries, keywordPruning: keyword };
-    } finally {
-      await engine.close();
-    }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  return withStoreCopy(ctx, 'queries', async (engine, t0, openMs) => {
+    await engine.recall({ message: corpus.questions[0]!, conversation: 'first', project: 'alpha', window: 128_000 });
+    const toFirstRecallMs = performance.now() - t0;
+    const queries = await timeQueries(engine, corpus.questions, 200);
+    const keyword = await keywordPruning(engine, corpus.questions, 100);
+    ctx.log(`queries: recall p95 ${queries.recallMs.p95} ms; keyword pruned/exhaustive p95 ${keyword.p95Ratio}`);
+    return { indexEntries: internals(engine).index.size, openMs: round(openMs, 1), toFirstRecallMs: round(toFirstRecallMs, 1), ...queries, keywordPruning: keyword };
+  });
 }
