@@ -80,6 +80,8 @@ const nodeEntries = [
   // The agent hooks' entry: the socket client alone; it requires dist/hookCold.js (the engine, without the
   // embedding model's library, which a hook never loads) only when no extension answers.
   { entryPoints: ['src/hooks/hookMain.ts'], outfile: 'dist/hook.js' },
+  // The poison gate's worker thread (engine/write/gatePool.ts finds it next to whichever bundle runs the engine).
+  { entryPoints: ['src/engine/write/gateWorker.ts'], outfile: 'dist/gateWorker.js' },
   { entryPoints: ['src/hooks/hookCommand.ts'], outfile: 'dist/hookCold.js', external: ['vscode', '@huggingface/transformers'] },
 ];
 // The benchmarks: their own bundle (lunr, the LoCoMo harness), never in the .vsix.

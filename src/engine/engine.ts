@@ -38,6 +38,7 @@ import { saveAgentNote, type AgentSaveInput, type AgentSaveResult } from './writ
 import { loadDocument, type LoadDocumentInput, type LoadDocumentResult } from './write/docIngest';
 import { updateWorkingBlock } from './write/workingUpdate';
 import { promoteToNote, rememberNote, type DirectNoteDeps, type RememberInput } from './write/directNotes';
+import { GatePool } from './write/gatePool';
 import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type TurnResult } from './write/turnWriter';
 
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
@@ -57,6 +58,8 @@ export interface EngineOptions {
    * (VS Code: activation must not wait for a large vault — `whenVaultSynced` resolves later), false.
    */
   syncVault?: boolean | 'await' | 'background';
+  /** Worker threads that gate an import's messages (default: one fewer than the cores, at most 3; 0: inline). */
+  gateWorkers?: number;
   /** The store's compaction policy (tests); default: the store's own. */
   storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes'>;
 }
@@ -116,7 +119,7 @@ export class MemoryEngine extends Disposable {
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
-    this.writer = new TurnWriter(store, settings, clock, logger);
+    this.writer = new TurnWriter(store, settings, clock, logger, new GatePool({ workers: opts.gateWorkers, logger }));
     this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger));
     this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
     this.access = new AccessCounter(store, clock, logger);

@@ -8,6 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { availableParallelism } from 'node:os';
+import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
   BENIGN_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
@@ -61,6 +63,30 @@ function table(v: Verdicts, key: (r: TrainRow) => string) {
   const out: Record<string, unknown> = { all: { before: report(all.before), after: report(all.after) } };
   for (const k of [...groups.keys()].sort()) out[k] = { before: report(groups.get(k)!.before), after: report(groups.get(k)!.after) };
   return out;
+}
+
+/** Texts/s through an import's path: chunks of 500 (the import's), inline vs the gate pool, same process. */
+async function pooledThroughput(texts: string[], minMs = 3000): Promise<Record<string, number>> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < texts.length; i += 500) chunks.push(texts.slice(i, i + 500));
+  const run = async (pool: GatePool) => {
+    await pool.gateMany(chunks[0]!); // warm-up (and the workers' start)
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < minMs) for (const c of chunks) { n += (await pool.gateMany(c)).length; }
+    return Math.round(n / ((performance.now() - t0) / 1000));
+  };
+  const inline = new GatePool({ workers: 0 });
+  const pool = new GatePool();
+  try {
+    const a = await run(inline);
+    const b = await run(pool);
+    const a2 = await run(inline); // alternated: the machine's load moves
+    const base = (a + a2) / 2;
+    return { workers: pool.running, inline: Math.round(base), pool: b, ratio: Number((b / base).toFixed(2)), cores: availableParallelism() };
+  } finally {
+    await pool.close();
+  }
 }
 
 function throughput(fn: GateFn, texts: string[], minMs = 1500): number {
@@ -160,6 +186,8 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   result.throughputTextsPerSec = {
     locomo: { before: throughput(gateRules, turns), after: throughput(gate, turns) },
     ownHeldout: { before: throughput(gateRules, held.map((r) => r.text)), after: throughput(gate, held.map((r) => r.text)) },
+    // An import's path (engine/write/gatePool.ts): worker threads plus the calling thread.
+    importPath: await pooledThroughput(turns),
   };
   return result;
 }

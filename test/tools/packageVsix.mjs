@@ -14,6 +14,8 @@ const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\/
   /^extension\/dist\/bench\.js$/, /^extension\/dist\/meta\//];
 const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
   'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs',
+  // The poison gate's worker thread (engine/write/gatePool.ts): without it an import gates on one core.
+  'extension/dist/gateWorker.js',
   // contributes.chatInstructions / chatSkills (package.json): the workbench reads them from the install folder.
   'extension/resources/memory.instructions.md', 'extension/resources/skills/long-term-memory/SKILL.md'];
 

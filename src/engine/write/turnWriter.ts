@@ -13,7 +13,8 @@ import type { EngineSettings } from '../settings';
 import { type EntryPath, type Trust, leastTrusted } from '../types';
 import { deriveLabel, extractEntities, extractFacts, extractTopics, resolveFact, findCurrentFact, scoreImportance, type SourceLabel } from './derive';
 import { detectSecrets } from './mask';
-import { gate } from './poisonGate';
+import { gate, type GateResult } from './poisonGate';
+import { GatePool } from './gatePool';
 import { degradeSummary } from './poisonGateDegrade';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
@@ -117,6 +118,8 @@ export class TurnWriter {
     private readonly settings: () => EngineSettings,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Gates an import's messages on more than one core (verdicts as `gate`'s, in order). */
+    private readonly gatePool: GatePool = new GatePool({ logger }),
   ) {
     this.dedup = new DedupBuffer(settings().saveDedupLookback);
   }
@@ -205,14 +208,21 @@ export class TurnWriter {
   async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
+    // The next chunk's verdicts are computed (on the pool's workers) while this one is written.
+    const verdictsOf = (from: number) => this.gatePool.gateMany(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
+    let verdicts = msgs.length > 0 ? verdictsOf(0) : undefined;
+    verdicts?.catch(() => undefined); // a chunk that fails validation leaves the next one's verdicts unread
     for (let i = 0; i < msgs.length; i += CHUNK) {
       const chunk = msgs.slice(i, i + CHUNK);
-      const items = chunk.map((m) => {
-        validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
+      for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
+      const gated = await verdicts!;
+      verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
+      verdicts?.catch(() => undefined);
+      const items = chunk.map((m, k) => {
         const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
         const it = this.rawItem(
           { conversation: m.conversation, user: '', assistant: '', project: m.project, projectType: m.projectType, provider: m.provider, model: m.model, entryPath: 'import' },
-          { role: m.role, text: m.text, trust }, m.at,
+          { role: m.role, text: m.text, trust }, m.at, gated[k],
         );
         it.meta = { ...(it.meta ?? {}), ...(m.meta ?? {}) };
         return it;
@@ -252,6 +262,7 @@ export class TurnWriter {
   dispose(): void {
     for (const t of this.idleTimers.values()) clearTimeout(t);
     this.idleTimers.clear();
+    void this.gatePool.close();
   }
 
   private flushDetached(conversation: string, why: string): Promise<void> {
@@ -499,8 +510,7 @@ export class TurnWriter {
     return out;
   }
 
-  private rawItem(t: TurnInput, m: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }, at: number): ItemInput {
-    const verdict = gate(m.text);
+  private rawItem(t: TurnInput, m: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }, at: number, verdict: GateResult = gate(m.text)): ItemInput {
     const secrets = detectSecrets(m.text);
     const secret = secrets.classes.some((c) => SECRET_CLASSES.has(c));
     const trust: Trust = verdict.verdict === 'reject' ? 'quarantined' : m.trust;
