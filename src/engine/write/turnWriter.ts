@@ -373,27 +373,33 @@ export class TurnWriter {
       res.summaryLevel = String(built.item.meta?.level ?? '');
     }
 
-    // Entities: one row per (type, normalised value, scope); sources accumulate.
+    // Entities: one row per (type, normalised value, scope); sources accumulate. The flush's entities
+    // are found first and their stored rows read in one query.
     const entityOps: ((tx: Tx) => void)[] = [];
-    const seenEntities = new Set<string>();
+    const mentions: { src: Item; e: ReturnType<typeof extractEntities>[number]; label: SourceLabel; id: string }[] = [];
     for (const src of sources) {
       if (src.trust === 'quarantined' || src.secret || !DERIVED_ROLES.has(src.role ?? '')) continue;
       for (const e of extractEntities(src.text ?? '')) {
         const label = deriveLabel([labelOf(src)]);
         const id = `en:${createHash('sha256').update(`${e.type}\u0000${e.norm}\u0000${label.project ?? ''}`).digest('hex').slice(0, 20)}`;
-        if (seenEntities.has(id)) { entityOps.push((tx) => tx.itemSources.add(id, [src.id])); continue; }
-        seenEntities.add(id);
-        const prev = this.store.items.get(id);
-        const aliases = new Set<string>([...(Array.isArray(prev?.meta.aliases) ? (prev!.meta.aliases as string[]) : []), e.value]);
-        const item: ItemInput = {
-          id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust: prev ? leastTrusted([prev.trust, label.trust]) : label.trust,
-          secret: false, project: label.project, projectType: label.project ? null : (src.projectType ?? null),
-          created: prev?.created ?? src.created, updated: now, role: null, importance: prev?.importance ?? 0.3,
-          sourceType: 'derivation', meta: { type: e.type, norm: e.norm, aliases: [...aliases].slice(0, 20), mentions: Number(prev?.meta.mentions ?? 0) + 1 },
-        };
-        entityOps.push((tx) => { tx.items.put(item); tx.itemSources.add(id, [src.id]); });
-        res.entities++;
+        mentions.push({ src, e, label, id });
       }
+    }
+    const stored = new Map(this.store.items.getMany([...new Set(mentions.map((m) => m.id))]).map((it) => [it.id, it]));
+    const seenEntities = new Set<string>();
+    for (const { src, e, label, id } of mentions) {
+      if (seenEntities.has(id)) { entityOps.push((tx) => tx.itemSources.add(id, [src.id])); continue; }
+      seenEntities.add(id);
+      const prev = stored.get(id);
+      const aliases = new Set<string>([...(Array.isArray(prev?.meta.aliases) ? (prev!.meta.aliases as string[]) : []), e.value]);
+      const item: ItemInput = {
+        id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust: prev ? leastTrusted([prev.trust, label.trust]) : label.trust,
+        secret: false, project: label.project, projectType: label.project ? null : (src.projectType ?? null),
+        created: prev?.created ?? src.created, updated: now, role: null, importance: prev?.importance ?? 0.3,
+        sourceType: 'derivation', meta: { type: e.type, norm: e.norm, aliases: [...aliases].slice(0, 20), mentions: Number(prev?.meta.mentions ?? 0) + 1 },
+      };
+      entityOps.push((tx) => { tx.items.put(item); tx.itemSources.add(id, [src.id]); });
+      res.entities++;
     }
 
     await this.store.transaction((tx) => {
