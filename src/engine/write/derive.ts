@@ -268,11 +268,11 @@ export function summarize(messages: readonly SummaryMessage[], maxChars = 280): 
 
   const middle: { idx: number; text: string; score: number }[] = [];
   if (msgs.length > 2 && remaining > 20) {
-    const docs = msgs.map((m) => new Set(contentWords(m.text)));
+    const msgWords = msgs.map((m) => contentWords(m.text)); // once per message: df and tf share it
     const df = new Map<string, number>();
-    for (const d of docs) for (const w of d) df.set(w, (df.get(w) ?? 0) + 1);
+    for (const ws of msgWords) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
     const tf = new Map<string, number>();
-    for (const m of msgs) for (const w of contentWords(m.text)) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const ws of msgWords) for (const w of ws) tf.set(w, (tf.get(w) ?? 0) + 1);
     const n = msgs.length;
     let idx = 0;
     for (let i = 1; i < msgs.length - 1; i++) {
