@@ -61,7 +61,7 @@ export interface EngineOptions {
   /** Worker threads that gate an import's messages (default: one fewer than the cores, at most 3; 0: inline). */
   gateWorkers?: number;
   /** The store's compaction policy (tests); default: the store's own. */
-  storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes'>;
+  storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes' | 'replayCompactBytes'>;
 }
 
 /**

@@ -22,7 +22,11 @@
 //   compactRatio·S); idle and close: J > compactRatio·S/4, or always while S < smallSnapshotBytes).
 //   Every journal byte then causes at most 1/compactRatio (4/compactRatio at idle/close) snapshot
 //   bytes, however large the store grows — where a fixed threshold rewrites S every few MB and the
-//   cost per write grows with the store. The price is replay at open: at most compactRatio·S of journal.
+//   cost per write grows with the store. The price is replay at open, which every later open pays
+//   again (sql.js re-executes the statements at ~1 MB/s at 100k–1M items): so idle and close also
+//   compact once the journal would take more than ~2 s to replay (J > max(replayCompactBytes,
+//   S/256)), and a store opened with such a journal arms its idle compaction even if it never writes
+//   — at most 256 snapshot bytes per journal byte, and an open replays at most that much.
 // - Startup: newest snapshot + replay of later records; a torn/corrupt tail is cut off and counted
 //   in `openReport`; an unreadable snapshot is moved aside (memory.db.corrupt-<time>), rebuilt from
 //   the journal and `openReport.needsReindex` is set. A newer schema is refused before any file changes.
@@ -33,6 +37,7 @@ import type initSqlJs from 'sql.js';
 import { MemoryError } from '../errors';
 import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, type Logger } from '../host';
 import type { ItemKind } from '../types';
+import { resolvePolicy, worthCompacting, type CompactionPolicy, type ResolvedPolicy } from './compactionPolicy';
 import { FileLock, ioError } from './fileLock';
 import {
   JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
@@ -54,24 +59,11 @@ export const SNAPSHOT_FILE = 'memory.db';
 export const JOURNAL_FILE = 'memory.journal';
 export const LOCK_FILE = 'memory.lock';
 
-export interface StoreOptions {
+export interface StoreOptions extends CompactionPolicy {
   dir: string;
   logger?: Logger;
   clock?: Clock;
   wasmPath?: string;
-  /** Compact after a flush once the journal passes this many bytes and compactRatio × the snapshot. */
-  compactBytes?: number;
-  /**
-   * Journal bytes per snapshot byte that trigger a compaction after a flush (default 0.5): bounds the
-   * snapshot bytes rewritten per journal byte to 1/ratio, and the journal replayed at open to ratio·S.
-   */
-  compactRatio?: number;
-  /** Compact after this long without local writes (ms)… */
-  idleCompactMs?: number;
-  /** …if the journal holds at least this many bytes and compactRatio/4 × the snapshot. */
-  idleCompactBytes?: number;
-  /** Below this snapshot size idle and close compact whatever the ratio (an export this small is cheap). */
-  smallSnapshotBytes?: number;
   /** Poll for other processes' writes this often (ms); 1 s keeps cross-window lag under the 2 s target. */
   pollMs?: number;
   /** Reads check the journal for new records at most this often (ms). */
@@ -246,13 +238,9 @@ export class Store extends Disposable {
   private compactQueued = false;
   private idleTimer: NodeJS.Timeout | undefined;
 
-  private readonly compactBytes: number;
-  private readonly compactRatio: number;
-  private readonly smallSnapshotBytes: number;
+  private readonly policy: ResolvedPolicy;
   private readonly written = { journalBytes: 0, snapshotBytes: 0, snapshots: 0 };
   private migratedJournal: MigratedJournal | undefined; // what a migration at open compacted away touched (for the index image)
-  private readonly idleCompactMs: number;
-  private readonly idleCompactBytes: number;
   private readonly readCheckMs: number;
   private readonly lockTimeoutMs: number;
 
@@ -264,11 +252,7 @@ export class Store extends Disposable {
     this.dbPath = path.join(this.dir, SNAPSHOT_FILE);
     this.journalPath = path.join(this.dir, JOURNAL_FILE);
     this.lock = new FileLock(path.join(this.dir, LOCK_FILE), { logger: this.logger, staleMs: opts.lockStaleMs });
-    this.compactBytes = opts.compactBytes ?? 8 * 1024 * 1024;
-    this.compactRatio = opts.compactRatio ?? 0.5;
-    this.smallSnapshotBytes = opts.smallSnapshotBytes ?? 16 * 1024 * 1024;
-    this.idleCompactMs = opts.idleCompactMs ?? 60_000;
-    this.idleCompactBytes = opts.idleCompactBytes ?? 256 * 1024;
+    this.policy = resolvePolicy(opts);
     this.readCheckMs = opts.readCheckMs ?? 25;
     this.lockTimeoutMs = opts.lockTimeoutMs ?? 60_000;
     const repos = new Repositories(this.reader);
@@ -309,6 +293,9 @@ export class Store extends Disposable {
       store.lock.release();
     }
     store.startWatching();
+    // Opened with a journal worth compacting (e.g. left by a close below the ratio): every later open would
+    // replay it again, so this process compacts once idle even if it never writes.
+    if (store.worthCompacting('idle')) store.armIdleCompaction();
     store.logger.info('store.open', {
       seq: store.lastSeq, recovered: store.openReport.recoveredRecords, tornBytes: store.openReport.tornBytes,
       needsReindex: store.openReport.needsReindex,
@@ -437,14 +424,9 @@ export class Store extends Disposable {
     this.afterWrite();
   }
 
-  /** Whether the journal has grown enough, relative to the snapshot, for a compaction of this kind. */
+  /** Whether the journal has grown enough for a compaction of this kind (compactionPolicy.ts). */
   private worthCompacting(kind: 'write' | 'idle' | 'close'): boolean {
-    const journal = this.journalOffset - JOURNAL_HEADER_BYTES;
-    if (journal <= 0 || (kind === 'write' && this.journalOffset <= this.compactBytes)) return false;
-    const snapshot = statIno(this.dbPath)?.size ?? 0;
-    if (kind === 'write') return this.journalOffset > Math.max(this.compactBytes, this.compactRatio * snapshot);
-    if (snapshot < this.smallSnapshotBytes) return kind === 'close' || this.journalOffset > this.idleCompactBytes;
-    return this.journalOffset > Math.max(kind === 'idle' ? this.idleCompactBytes : 0, (this.compactRatio / 4) * snapshot);
+    return worthCompacting(kind, this.journalOffset - JOURNAL_HEADER_BYTES, this.journalOffset, statIno(this.dbPath)?.size ?? 0, this.policy);
   }
 
   private afterWrite(): void {
@@ -459,12 +441,17 @@ export class Store extends Disposable {
         }).catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       });
     }
+    this.armIdleCompaction();
+  }
+
+  /** Compacts after idleCompactMs without local writes, when the journal is worth it then. */
+  private armIdleCompaction(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       if (!this.closed && this.worthCompacting('idle')) {
         void this.compact().catch((e) => this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' }));
       }
-    }, this.idleCompactMs);
+    }, this.policy.idleCompactMs);
     this.idleTimer.unref?.();
   }
 

@@ -154,6 +154,76 @@ describe('store', () => {
     assert.ok(again.items.has('fa:last-2'));
   });
 
+  it('compacts at close once the journal would take long to replay, though below the ratio — and only then; nothing is lost', async function () {
+    this.timeout(60_000);
+    // No compaction after writes, no small-snapshot exemption: only the close decides. A 32 KB replay bound
+    // stands in for the default 2 MiB at test sizes.
+    const policy = (replayCompactBytes: number) => ({ compactBytes: 1 << 30, compactRatio: 0.5, smallSnapshotBytes: 0, idleCompactMs: 600_000, replayCompactBytes });
+    const run = async (replayCompactBytes: number) => {
+      const dir = tempDir();
+      const s = await openStore(dir, policy(replayCompactBytes));
+      await s.transaction((tx) => { for (let i = 0; i < 3_000; i++) tx.items.put(aFact({ id: `fa:base-${i}`, text: `base fact number ${i} about the ${i % 7 ? 'billing' : 'search'} service `.repeat(4) })); });
+      await s.compact();
+      const snapshot = s.stats().snapshotBytes;
+      let i = 0;
+      while (s.stats().journalBytes < 48 * 1024) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:more-${i++}`, text: `another fact ${i} for the replay test` })));
+      const journal = s.stats().journalBytes;
+      assert.ok(journal < (0.5 / 4) * snapshot && journal > snapshot / 256 && journal > 32 * 1024, `journal ${journal}, snapshot ${snapshot}: between the bounds`);
+      const snapshots = s.stats().written.snapshots;
+      open.splice(open.indexOf(s), 1);
+      await s.close();
+      const written = s.stats().written.snapshots - snapshots;
+      const left = fs.statSync(path.join(dir, 'memory.journal')).size - JOURNAL_HEADER_BYTES;
+      const again = await openStore(dir, policy(replayCompactBytes));
+      assert.equal(again.items.count(), 3_000 + i, 'every acknowledged write is there');
+      assert.ok(again.items.has(`fa:more-${i - 1}`));
+      return { written, left, recovered: again.openReport.recoveredRecords };
+    };
+    const bounded = await run(32 * 1024);
+    assert.equal(bounded.written, 1, 'the close compacted');
+    assert.equal(bounded.left, 0);
+    assert.equal(bounded.recovered, 0, 'the next open replays nothing');
+    const unbounded = await run(1 << 30);
+    assert.equal(unbounded.written, 0, 'below the ratio and the replay bound: no rewrite');
+    assert.ok(unbounded.left > 32 * 1024 && unbounded.recovered > 0, 'the journal was left and replayed');
+  });
+
+  it('a store opened with a journal worth compacting compacts once idle, without writing anything — and only then', async function () {
+    this.timeout(60_000);
+    const quiet = { compactBytes: 1 << 30, compactRatio: 0.5, smallSnapshotBytes: 0, idleCompactMs: 600_000, replayCompactBytes: 1 << 30 };
+    const leaveJournal = async () => {
+      const dir = tempDir();
+      const w = await openStore(dir, quiet);
+      await w.transaction((tx) => { for (let i = 0; i < 2_000; i++) tx.items.put(aFact({ id: `fa:base-${i}`, text: `base fact number ${i} `.repeat(6) })); });
+      await w.compact();
+      let i = 0;
+      while (w.stats().journalBytes < 48 * 1024) await w.transaction((tx) => tx.items.put(aFact({ id: `fa:more-${i++}`, text: `another fact ${i}` })));
+      open.splice(open.indexOf(w), 1);
+      await w.close();
+      assert.ok(fs.statSync(path.join(dir, 'memory.journal')).size > 48 * 1024);
+      return { dir, items: 2_000 + i };
+    };
+    // A reader (no writes) with the replay bound: it replays the journal at open, then compacts once idle.
+    const a = await leaveJournal();
+    const journalFile = path.join(a.dir, 'memory.journal');
+    const r = await openStore(a.dir, { ...quiet, idleCompactMs: 50, replayCompactBytes: 32 * 1024 });
+    assert.ok(r.openReport.recoveredRecords > 0);
+    assert.equal(r.items.count(), a.items);
+    for (let k = 0; k < 200 && fs.statSync(journalFile).size > JOURNAL_HEADER_BYTES; k++) await new Promise((res) => setTimeout(res, 25));
+    assert.equal(fs.statSync(journalFile).size, JOURNAL_HEADER_BYTES, 'compacted while idle');
+    assert.equal(r.stats().written.snapshots, 1);
+    // Another process opening now replays nothing and sees every item.
+    const other = await openStore(a.dir, quiet);
+    assert.equal(other.openReport.recoveredRecords, 0);
+    assert.equal(other.items.count(), a.items);
+    // Without the bound, the same reader leaves such a journal alone however long it idles.
+    const b = await leaveJournal();
+    const r2 = await openStore(b.dir, { ...quiet, idleCompactMs: 50 });
+    await new Promise((res) => setTimeout(res, 400));
+    assert.equal(r2.stats().written.snapshots, 0);
+    assert.ok(fs.statSync(path.join(b.dir, 'memory.journal')).size > 48 * 1024);
+  });
+
   it('tells listeners which ids a local write touched', async () => {
     const s = await openStore(tempDir());
     const seen: StoreChange[] = [];
