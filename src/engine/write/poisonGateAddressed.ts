@@ -9,7 +9,7 @@
 // bot too, and a memory that a model reads later should not carry it at full trust.
 // Input: the gate's folded views (lower case, accents stripped). Pure; imports only the leaf poisonGatePlanted.ts
 // (the writer's own note to their assistant, "Note for the assistant: I'm away until the 12th …", is no order).
-import { ownNote } from './poisonGatePlanted';
+import { namesPeople, ownNote } from './poisonGatePlanted';
 
 // One hyphen/apostrophe-separated part of an @handle or label word that names an AI.
 const AI_PART = new Set(['ai', 'ki', 'mi', 'ia', 'llm', 'gpt', 'bot', 'bots', 'assistant', 'assistants', 'assistent', 'assistenten', 'asszisztens', 'asszisztensnek', 'asistente', 'asistentes', 'copilot', 'claude', 'chatgpt', 'agent', 'agents', 'agente', 'agentes', 'agens', 'agensnek', 'chatbot', 'nek']);
@@ -129,7 +129,7 @@ export function addressedImperative(views: string): boolean {
     for (let m = LABEL.exec(view); m; m = LABEL.exec(view)) {
       const label = words(m[1].replace(/[()]/g, ' '));
       const rest = view.slice(m.index + m[0].length);
-      if (labelNamesAi(label) && orderFollows(rest) && !ownNote(rest.split(/\n\s*\n/, 1)[0].slice(0, 500))) return true;
+      if (labelNamesAi(label) && !namesPeople(m[1]) && orderFollows(rest) && !ownNote(rest.split(/\n\s*\n/, 1)[0].slice(0, 500))) return true;
     }
   }
   return false;

@@ -31,6 +31,8 @@ const AI_ARTICLE = /\b(?:eine|einer|einen|die|der|jede|jeder|an die|fur die) ki\
 const NOT_AI = /^(?:robots?|roboter\w*|robot\w*|abbots?|botan\w*|botr\w*|botol\w*|turbot|sabots?)$/u;
 // People in the label: the text speaks to humans about an AI ("Tip for Copilot users:").
 const HUMAN_LABEL = /\b(?:users?|team|teams|developers?|devs|people|customers?|colleagues|reviewers|nutzer\w*|benutzer\w*|entwickler\w*|kolleg\w*|kunden|felhasznalo\w*|fejleszto\w*|kolleg\w*|ugyfel\w*|usuarios?|desarrollador\w*|companer\w*|clientes|utilisateurs?|developpeur\w*|collegues?|clients?)\b/u;
+/** A label that names people ("Tip for Copilot users", "Hinweis für das Team"): it speaks to humans about an AI. */
+export const namesPeople = (label: string): boolean => HUMAN_LABEL.test(label);
 // Determiners and filler that do not make a label more than a speaker name ("The assistant:", "AI:").
 const FILLER = new Set(['the', 'a', 'an', 'der', 'die', 'das', 'den', 'el', 'la', 'le', "l'", 'les', 'az', 'egy', 'ai', 'ki', 'mi', 'ia']);
 

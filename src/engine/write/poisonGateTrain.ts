@@ -261,6 +261,8 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl'];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
+/** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
+export const ATTACK_DEV_FILE = 'test/fixtures/gate-attack-dev.jsonl';
 export const LOCOMO_FILE = 'locomo-dev.json';
 /** Own held-out set: never trained or tuned on; scored by `bench gate` and the unit tests. */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
