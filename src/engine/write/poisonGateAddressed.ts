@@ -123,7 +123,8 @@ export function addressedImperative(views: string): boolean {
     }
     VOCATIVE.lastIndex = 0;
     for (let m = VOCATIVE.exec(view); m; m = VOCATIVE.exec(view)) {
-      if (labelNamesAi(words(m[1])) && orderFollows(view.slice(m.index + m[0].length))) return true;
+      const rest = view.slice(m.index + m[0].length);
+      if (labelNamesAi(words(m[1])) && orderFollows(rest) && !ownNote(rest.split(/\n\s*\n/, 1)[0].slice(0, 500))) return true;
     }
     LABEL.lastIndex = 0;
     for (let m = LABEL.exec(view); m; m = LABEL.exec(view)) {
