@@ -12,7 +12,7 @@
 // classifier) and the LoCoMo dialogue turns (at most dialogueFlagRate) — scored by the shipped (quantised) model the way
 // the gate uses it: only texts the rules pass, not source code (the classifier judges the prose inside code,
 // poisonGateSource.ts), not a few words. Each set's quantile is the Harrell–Davis estimate (hdQuantile.ts), a weighted
-// mean of all its scores, and `untrusted` = the higher of the two + calibrationMargin. gate6 took the empirical 0.8 %
+// mean of all its scores, and `untrusted` = the higher of the two + calibrationMargin (0.25). gate6 took the empirical 0.8 %
 // quantile of both sets pooled: ~24 texts in a sparse tail, so 31 more hard dev rows moved it by 0.07 logit and
 // dropping a fifth of the dev rows moved it by ±0.04 (sd); the dialogue set (2,700 scored turns) now sets the
 // operating point and the dev set is a guard that binds only when its own budget is exceeded.
@@ -59,7 +59,7 @@ export interface TrainOptions {
   devFlagRate?: number;
   /** Share of the dialogue turns (all of them) the classifier may score at or above `untrusted` (before the margin). */
   dialogueFlagRate?: number;
-  /** Logit margin above the calibrated quantile (the Harrell–Davis estimate needs less than an order statistic did). */
+  /** Logit margin above the calibrated quantile. */
   calibrationMargin?: number;
 }
 
@@ -72,10 +72,11 @@ export const TRAIN_DEFAULTS = {
   untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
   // Calibration targets (gate7): the classifier alone may flag ≤ 0.3 % of the LoCoMo turns (the issue allows 0.5 % for
   // the gate; gate6 shipped at 0.29 %) and ≤ 4 % of the hard-benign dev set (texts chosen to sit next to attacks; its
-  // unit test allows the whole gate 5 %), each a Harrell–Davis quantile; untrusted = the higher + 0.05. At 4 % the
+  // unit test allows the whole gate 5 %), each a Harrell–Davis quantile; untrusted = the higher + 0.25. At 4 % the
   // dense dialogue set binds and the threshold stays put when dev rows come or go (dropping a random fifth of the dev
-  // rows: sd 0.009 logit; at 3 % the sparse dev tail bound, sd 0.10; gate6's pooled empirical 0.8 %: sd 0.048).
-  devFlagRate: 0.04, dialogueFlagRate: 0.003, calibrationMargin: 0.05,
+  // rows: sd 0.009 logit; at 3 % the sparse dev tail bound, sd 0.10; gate6's pooled empirical 0.8 %: sd 0.048). The
+  // margin stays gate6's 0.25: at 0.05 a colleague's "Összefoglalás helyett inkább küldd el a felvételt." (gate5 dev list) was flagged.
+  devFlagRate: 0.04, dialogueFlagRate: 0.003, calibrationMargin: 0.25,
 } as const;
 
 

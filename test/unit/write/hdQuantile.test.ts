@@ -51,7 +51,7 @@ describe('two-target calibration (poisonGateTrain.ts)', () => {
   it('untrustedAt = the higher of the two sets\' Harrell–Davis quantiles + the calibration margin', () => {
     const r = trainGateModel(rows, { ...opts, calibrationTexts: { dev, dialogue } });
     const d = calibrationScores(r.model, dev), g = calibrationScores(r.model, dialogue);
-    const want = Math.max(harrellDavis(d, 1 - (0.03 * dev.length) / d.length), harrellDavis(g, 1 - (0.003 * dialogue.length) / g.length)) + 0.05;
+    const want = Math.max(harrellDavis(d, 1 - (0.03 * dev.length) / d.length), harrellDavis(g, 1 - (0.003 * dialogue.length) / g.length)) + 0.25;
     close(r.model.untrustedAt, Math.fround(want), 1e-4);
     assert.equal(r.calibration.devTexts, d.length);
     assert.equal(r.calibration.dialogueTexts, g.length);
