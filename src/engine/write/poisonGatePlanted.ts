@@ -84,8 +84,12 @@ function labelNamesAi(label: string): boolean {
 
 const asks = (body: string): boolean => MEMORY.test(body) || STANDING.test(body) || HARM.test(body) || TASK.test(body);
 
+// Every addressee names an AI: a text without one of these words is skipped before the label scan (throughput).
+const AI_HINT = /\b(?:ai|ki|mi|ia)\b|\b(?:ai|ki|mi|ia)-|-(?:ai|ki|ia)\b|llm|gpt|copilot|claude|gemini|bot|assist|asszisztens|asistente|agent|agens|ugynok|model/u;
+
 /** A note addressed to the AI reading the text that asks it to keep, follow or replace something. */
 export function plantedForAi(views: string): boolean {
+  if (!AI_HINT.test(views)) return false; // the common case
   for (const view of views.split('\n\u0000\n')) {
     LABEL.lastIndex = 0;
     for (let m = LABEL.exec(view); m; m = LABEL.exec(view)) {
@@ -135,9 +139,12 @@ const KEY_WORD = /\b(?:keys?|schlussel\w*|kulcs\w*|claves?|cles?|tokens?|secrets
 
 /** A credential's value with leave to hand it out, or a key kept on a paste site. */
 export function sharedSecret(views: string): boolean {
+  const pasted = PASTE_HOST.test(views);
   for (const view of views.split('\n\u0000\n')) {
-    for (const sentence of view.split(/(?<=[.!?])\s+|\n+/)) {
-      if (PASTE_HOST.test(sentence) && KEY_WORD.test(sentence)) return true;
+    if (pasted) {
+      for (const sentence of view.split(/(?<=[.!?])\s+|\n+/)) {
+        if (PASTE_HOST.test(sentence) && KEY_WORD.test(sentence)) return true;
+      }
     }
     if (SECRET_VALUE.test(view) && SHARE_OK.test(view)) return true;
   }
