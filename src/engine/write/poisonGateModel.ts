@@ -268,19 +268,25 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       if (cls === 'AI') aiInSentence = true;
       else if (addressed) add(mix(AI_CLASS, hc, K_ADDRESSED));
     }
-    // Character 3-, 4- and 5-grams inside the word (with boundary marks): morphology across languages and
-    // obfuscation the folding did not undo.
-    if (t.length >= 3 && !marker) {
-      const w = '^' + t + '$';
-      for (let j = 0; j + 3 <= w.length; j++) {
-        add(hashStr(K_C3, w, j, j + 3));
-        if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
-        if (j + 5 <= w.length) add(hashStr(K_C5, w, j, j + 5));
-      }
-    }
+    if (t.length >= 3 && !marker) charGrams(t, add);
     prev = hw;
   }
-  // Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence.
+  classPairs(classes, add);
+  add(hashStr(K_BIAS, ''));
+}
+
+/** Character 3-, 4- and 5-grams inside a word (with boundary marks): morphology across languages and obfuscation the folding did not undo. */
+function charGrams(t: string, add: (h: number) => void): void {
+  const w = '^' + t + '$';
+  for (let j = 0; j + 3 <= w.length; j++) {
+    add(hashStr(K_C3, w, j, j + 3));
+    if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
+    if (j + 5 <= w.length) add(hashStr(K_C5, w, j, j + 5));
+  }
+}
+
+/** Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence. */
+function classPairs(classes: Array<[number, number, string]>, add: (h: number) => void): void {
   for (let a = 0; a < classes.length; a++) {
     for (let b = a + 1; b < classes.length; b++) {
       const [ia, ha, ca] = classes[a];
@@ -290,7 +296,6 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO));
     }
   }
-  add(hashStr(K_BIAS, ''));
 }
 
 /**
