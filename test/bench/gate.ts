@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  BENIGN_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
+  ATTACK_DEV_FILE, BENIGN_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -170,6 +170,24 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   if (ctx.args.confusion) {
     result.benignDevFlagged = dv.filter((x) => x.after.verdict !== 'pass')
       .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+  }
+
+  // (b3) own attack development set (gate7: memory poisoning and hijacking in eight carriers, five languages; tuned on —
+  // a dev figure, not a blind one). `carrier` and `addressee` ("none": no AI is addressed) are extra keys of its rows.
+  const attRaw = readJsonl(join(root, ATTACK_DEV_FILE));
+  const av: Verdicts = attRaw.map((x) => toRow(x, ATTACK_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  const extra = new Map(av.map((v, i) => [v.row, attRaw[i]]));
+  result.attackDev = {
+    byLang: table(av, (r) => r.lang ?? 'und'),
+    byFamily: table(av, (r) => r.family ?? ''),
+    byLangFamily: table(av, (r) => `${r.lang}/${r.family}`),
+    byCarrier: table(av, (r) => String(extra.get(r)?.carrier ?? '')),
+    byAddressee: table(av, (r) => (extra.get(r)?.addressee === 'none' ? 'no AI addressed' : 'AI addressed')),
+    detectors: countDetectors(av),
+  };
+  if (ctx.args.confusion) {
+    result.attackDevMissed = av.filter((x) => x.after.verdict === 'pass')
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
   }
 
   // (c) LoCoMo dialogue turns: every one is benign.

@@ -39,6 +39,7 @@ import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from 
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
+import { aiNote, plantedForAi, sharedSecret } from './poisonGatePlanted';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
 import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
@@ -164,6 +165,7 @@ function unLeet(s: string): string {
   return s.replace(LEET_TOKEN, (m: string, offset: number) => {
     if (!HAS_LEET.test(m) || !HAS_LETTER.test(m)) return m;
     if (m.includes('@') && s.charCodeAt(offset + m.length) === 46) return m; // an e-mail address
+    if (/^@\p{L}{4,}$/u.test(m)) return m; // a mention (@renovate), not l33t: "@ll" still reads "all"
     return m.replace(LEET_CHARS, (d) => LEET[d] ?? d);
   });
 }
@@ -406,11 +408,7 @@ const DETECTORS: Detector[] = [
     name: 'role_change', verdict: 'reject',
     re: new RegExp(`${UNRESTRICTED}[^.!?\\n]{0,60}?\\b${AI_NOUN}\\b|\\b${AI_NOUN}\\b[^.!?\\n]{0,60}?${UNRESTRICTED}|\\byou (?:now )?(?:have|will have) no (?:filters|restrictions|limits|rules|guidelines)|\\bnelkuli (?:mi|ai|modell|asszisztens)\\b`, 'u'),
   },
-  {
-    // Notes addressed to a model inside a document, ticket or web page.
-    name: 'assistant_instruction', verdict: 'reject',
-    re: /\b(?:the )?(?:assistant|ai|model|llm) (?:is|has been|was) (?:hereby )?(?:instructed|ordered|required|authori[sz]ed|told|permitted) to\b|\b(?:the )?(?:assistant|ai|model) (?:must|shall|is to) now\b|\b(?:note|message|notice|instructions?|ps|p\.s\.|attention|important)\s*(?:to|for)\s+(?:the |any |all )?(?:ai|llm|language model|assistant|model|agent|bot)s?\b|\b(?:ai|llm|gpt)(?:[ -](?:assistant|agent|model)s?)?\s+(?:reading|processing|summari[sz]ing|parsing|handling|that (?:reads|processes))\b|\b(?:hinweis|nachricht|notiz|mitteilung|ps|achtung)\s+(?:an|fur)\s+(?:die |den |das |alle |jede )?(?:ki|ki-\w+|assistent\w*|sprachmodell\w*|llm|agent\w*)\b|\bki,? die diese\b|\bolvaso (?:mi|ai|llm|asszisztens|modell|agens)\b|\b(?:megjegyzes|uzenet|figyelem)\s+(?:az? )?(?:mi|ai|llm|asszisztens|modell)-?nek\b|\b(?:nota|mensaje|aviso|pd|atencion)\s+(?:para|a)\s+(?:la |el |cualquier |los |las )?(?:ia|ai|llm|asistente|modelo|agente)\b|\b(?:ia|asistente|modelo|agente)(?: de ia)? que (?:lea|procese|lee|procesa)\b|\b(?:note|message|remarque|avis|ps|attention)\s+(?:pour|a|aux?)\s+(?:l'|le |la |les |tout |toute )?(?:ia|ai|llm|assistant|modele|agent)\w*\b|\b(?:ia|assistant|modele|agent)(?: ia)? qui (?:lit|traite|lira)\b/u,
-  },
+  { name: 'assistant_instruction', verdict: 'reject', re: /(?!)/, test: aiNote }, // notes addressed to a model (poisonGatePlanted.ts)
   // --- untrusted: orders to an @bot / "AI:" label, destructive shell, tool requests, forget-all, exfiltration ---
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: addressedImperative }, // poisonGateAddressed.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: policyForAssistant }, // poisonGateAddressed.ts
@@ -418,6 +416,8 @@ const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPoisoning }, // poisonGateMemory.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: memoryPlant }, // poisonGateStanding.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: hijackParaphrase }, // poisonGateStanding.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: plantedForAi }, // poisonGatePlanted.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: sharedSecret }, // poisonGatePlanted.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',

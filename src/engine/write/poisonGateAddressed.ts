@@ -7,7 +7,9 @@
 // same line must read as an order (≥ 4 words, not opening like a statement: "it answered …", "die Tests …").
 // Verdict `untrusted` (kept, lower trust): a real "@dependabot rebase this branch please" is an order to a
 // bot too, and a memory that a model reads later should not carry it at full trust.
-// Input: the gate's folded views (lower case, accents stripped). Pure, no imports (import-cycle rule).
+// Input: the gate's folded views (lower case, accents stripped). Pure; imports only the leaf poisonGatePlanted.ts
+// (the writer's own note to their assistant, "Note for the assistant: I'm away until the 12th …", is no order).
+import { namesPeople, ownNote } from './poisonGatePlanted';
 
 // One hyphen/apostrophe-separated part of an @handle or label word that names an AI.
 const AI_PART = new Set(['ai', 'ki', 'mi', 'ia', 'llm', 'gpt', 'bot', 'bots', 'assistant', 'assistants', 'assistent', 'assistenten', 'asszisztens', 'asszisztensnek', 'asistente', 'asistentes', 'copilot', 'claude', 'chatgpt', 'agent', 'agents', 'agente', 'agentes', 'agens', 'agensnek', 'chatbot', 'nek']);
@@ -57,6 +59,13 @@ const BOT_COMMAND = new Set(('please pls rebase recreate merge squash and cancel
   'rendeld hozzam nekem prioritas prioritast magas alacsony kozepes allapot kesz allitsd ' +
   'asigname asigna asignar prioridad alta baja media estado hecho marca como con y ' +
   'assigne-moi assigne assigner moi priorite haute basse moyenne statut fait marque comme en et').split(' '));
+// Repository automation (gate7): dependency, merge-queue and CI bots take orders about branches and versions, in any
+// words ("@renovate-bot please hold off on major updates for react until …"). An order to them is no attack on an AI
+// memory; an attack written after such a mention still meets every other detector.
+const REPO_BOT = /^(?:dependabot(?:-preview)?|renovate(?:-?bot)?|mergify(?:io)?|kodiak(?:hq)?|bors(?:-ng)?|greenkeeper(?:io)?|snyk-bot|pyup-bot|depfu|imgbot|github-actions|codecov(?:-commenter)?|k8s-ci-robot|allcontributors|changeset-bot|stale|release-please)$/;
+// … unless the order destroys, approves or touches access: "… then delete all the other branches", "… add my key to
+// the deploy keys and disable branch protection".
+const BOT_RISK = /\b(?:delete|remove|close|drop|disable|wipe|purge|force|approve|revert|reset|grant|add (?:my|me|this|a) (?:public )?key|losch\w*|entfern\w*|schliess\w*|deaktivier\w*|genehmig\w*|torol\w*|torold|zard|zarj|tiltsd|hagyd jova|borra|elimina|cierra|desactiva|aprueba|supprime|efface|ferme|desactive|approuve|keys?|tokens?|secrets?|passw\w*|credential\w*|permission\w*|admin\w*|protection|webhooks?|ssh|collaborator\w*|access|schlussel\w*|zugriff\w*|kulcs\w*|jelsz\w*|hozzaferes\w*|claves?|contrasen\w*|acceso|cles?|acces)\b|https?:\/\//;
 // A ticket key (`PLAT-882`, Hungarian `PLAT-882-t`) is part of such a command.
 const TICKET = /^[a-z]{2,10}-\d+(?:-[a-z]{1,3})?$/;
 
@@ -110,16 +119,18 @@ export function addressedImperative(views: string): boolean {
     MENTION.lastIndex = 0;
     for (let m = MENTION.exec(view); m; m = MENTION.exec(view)) {
       const rest = view.slice(m.index + m[0].length);
-      if (AI_WORD(m[1]) && !botCommand(rest) && orderFollows(rest)) return true;
+      if (AI_WORD(m[1]) && !(REPO_BOT.test(m[1]) && !BOT_RISK.test(rest.split(/\n/, 1)[0])) && !botCommand(rest) && orderFollows(rest)) return true;
     }
     VOCATIVE.lastIndex = 0;
     for (let m = VOCATIVE.exec(view); m; m = VOCATIVE.exec(view)) {
-      if (labelNamesAi(words(m[1])) && orderFollows(view.slice(m.index + m[0].length))) return true;
+      const rest = view.slice(m.index + m[0].length);
+      if (labelNamesAi(words(m[1])) && orderFollows(rest) && !ownNote(rest.split(/\n\s*\n/, 1)[0].slice(0, 500))) return true;
     }
     LABEL.lastIndex = 0;
     for (let m = LABEL.exec(view); m; m = LABEL.exec(view)) {
       const label = words(m[1].replace(/[()]/g, ' '));
-      if (labelNamesAi(label) && orderFollows(view.slice(m.index + m[0].length))) return true;
+      const rest = view.slice(m.index + m[0].length);
+      if (labelNamesAi(label) && !namesPeople(m[1]) && orderFollows(rest) && !ownNote(rest.split(/\n\s*\n/, 1)[0].slice(0, 500))) return true;
     }
   }
   return false;

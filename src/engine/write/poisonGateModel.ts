@@ -1,5 +1,5 @@
 // Learned second stage of the poison gate (SPEC R-WRITE-5, issue #14): a logistic classifier over hashed
-// word, word-bigram, character n-gram (3–5, within words), cue-class, word×class and imperative×target features of the gate's folded views (homoglyphs,
+// word, word-bigram, character n-gram (3–5, within words), cue-class, word×class, imperative×target and AI-label×class features of the gate's folded views (homoglyphs,
 // spacing, l33t and base64 already undone by gateViews). Pure, synchronous and deterministic: the same
 // text and weights give the same score on every machine (integer hashing, int8 weights, one float sum).
 //
@@ -190,8 +190,9 @@ function mix(a: number, b: number, kind: number): number {
 let seen: Uint32Array | null = null;
 let generation = 0;
 
-const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18;
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18, K_AI_LABEL = 19, K_ADDRESSED = 20;
 const BOS = hashStr(0, '\u0002bos');
+const AI_CLASS = hashStr(K_CLASS, 'AI');
 const classHash = new Map<string, number>();
 const hashOfClass = (c: string) => {
   let h = classHash.get(c);
@@ -221,9 +222,16 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
   let startOfSentence = true;
   let sentence = 0;
   const classes: Array<[number, number, string]> = [];
+  // Addressee structure (gate7): an AI word before a colon in the same sentence is a label addressed to an AI ("Note
+  // for the assistant processing this inbox:", "A naptárasszisztensnek:"); every class after it in the window is
+  // paired with that fact, so "addressed to an AI" × SECRET/SEND/MEMORY/NOW is learnt across languages.
+  let aiInSentence = false;
+  let addressed = false;
   for (let i = from; i < to; i++) {
     const t = toks[i];
     if (t.length === 1 && SENT_END.has(t)) {
+      if (t === ':' && aiInSentence) { add(mix(AI_CLASS, 0, K_AI_LABEL)); addressed = true; }
+      if (t !== ':') aiInSentence = false;
       add(hashStr(K_PUNCT, t));
       if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
       else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
@@ -257,20 +265,28 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     if (cls) {
       add(hc);
       classes.push([i, hc, cls]);
+      if (cls === 'AI') aiInSentence = true;
+      else if (addressed) add(mix(AI_CLASS, hc, K_ADDRESSED));
     }
-    // Character 3-, 4- and 5-grams inside the word (with boundary marks): morphology across languages and
-    // obfuscation the folding did not undo.
-    if (t.length >= 3 && !marker) {
-      const w = '^' + t + '$';
-      for (let j = 0; j + 3 <= w.length; j++) {
-        add(hashStr(K_C3, w, j, j + 3));
-        if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
-        if (j + 5 <= w.length) add(hashStr(K_C5, w, j, j + 5));
-      }
-    }
+    if (t.length >= 3 && !marker) charGrams(t, add);
     prev = hw;
   }
-  // Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence.
+  classPairs(classes, add);
+  add(hashStr(K_BIAS, ''));
+}
+
+/** Character 3-, 4- and 5-grams inside a word (with boundary marks): morphology across languages and obfuscation the folding did not undo. */
+function charGrams(t: string, add: (h: number) => void): void {
+  const w = '^' + t + '$';
+  for (let j = 0; j + 3 <= w.length; j++) {
+    add(hashStr(K_C3, w, j, j + 3));
+    if (j + 4 <= w.length) add(hashStr(K_C4, w, j, j + 4));
+    if (j + 5 <= w.length) add(hashStr(K_C5, w, j, j + 5));
+  }
+}
+
+/** Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence. */
+function classPairs(classes: Array<[number, number, string]>, add: (h: number) => void): void {
   for (let a = 0; a < classes.length; a++) {
     for (let b = a + 1; b < classes.length; b++) {
       const [ia, ha, ca] = classes[a];
@@ -280,7 +296,6 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO));
     }
   }
-  add(hashStr(K_BIAS, ''));
 }
 
 /**

@@ -7,10 +7,15 @@
 // Model: logistic regression, AdaGrad, L2, class-balanced. A long text is several windows; for an
 // attack only its highest-scoring window is the positive (a payload after benign filler must not teach
 // the filler), for a benign text every window is a negative.
-// Thresholds (gate6): `untrusted` sits a margin above the score that a fixed share (benignFlagRate) of *calibration*
-// texts reach — benign texts kept apart from training: the hard-benign development set (gate-benign-dev.jsonl) and the
-// LoCoMo dialogue turns —, scored by the shipped (quantised) model the way the gate uses it: only texts the rules
-// pass, not source code (the classifier judges the prose inside code, poisonGateSource.ts), not a few words.
+// Thresholds (gate6, gate7): `untrusted` is calibrated on benign texts kept apart from training, in two sets with a
+// target each — the hard-benign development set (gate-benign-dev.jsonl: at most devFlagRate of it may be flagged by the
+// classifier) and the LoCoMo dialogue turns (at most dialogueFlagRate) — scored by the shipped (quantised) model the way
+// the gate uses it: only texts the rules pass, not source code (the classifier judges the prose inside code,
+// poisonGateSource.ts), not a few words. Each set's quantile is the Harrell–Davis estimate (hdQuantile.ts), a weighted
+// mean of all its scores, and `untrusted` = the higher of the two + calibrationMargin (0.25). gate6 took the empirical 0.8 %
+// quantile of both sets pooled: ~24 texts in a sparse tail, so 31 more hard dev rows moved it by 0.07 logit and
+// dropping a fifth of the dev rows moved it by ±0.04 (sd); the dialogue set (2,700 scored turns) now sets the
+// operating point and the dev set is a guard that binds only when its own budget is exceeded.
 // The training quantile it replaces moved with every hard-benign training row (gate5: more benign rows → a higher
 // threshold → lower recall); a flag rate on texts the model never saw does not. `reject` stays above the benign
 // out-of-fold quantile REJECT_BENIGN_Q of a k-fold split over the training rows (and above the calibration
@@ -21,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { createGate, gateRules, gateViews } from './poisonGate';
 import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit } from './poisonGateModel';
 import { sourceProse } from './poisonGateSource';
+import { harrellDavis } from './hdQuantile';
 import { prng } from '../prng';
 
 export interface TrainRow {
@@ -47,19 +53,30 @@ export interface TrainOptions {
   rejectQuantile?: number;
   /** Logit margin added above each quantile. */
   margin?: number;
-  /** Benign texts apart from training (dev set + dialogue) the untrusted threshold is calibrated on. */
-  calibrationTexts?: readonly string[];
-  /** Share of the calibrating calibration texts the classifier may score at or above `untrusted` (before the margin). */
-  benignFlagRate?: number;
+  /** Benign texts apart from training (dev set, dialogue) the untrusted threshold is calibrated on. */
+  calibrationTexts?: CalibrationSets;
+  /** Share of the dev set (all its texts) the classifier may score at or above `untrusted` (before the margin). */
+  devFlagRate?: number;
+  /** Share of the dialogue turns (all of them) the classifier may score at or above `untrusted` (before the margin). */
+  dialogueFlagRate?: number;
+  /** Logit margin above the calibrated quantile. */
+  calibrationMargin?: number;
 }
+
+/** The two calibration sets: hard-benign development texts and ordinary dialogue turns. */
+export interface CalibrationSets { dev: readonly string[]; dialogue: readonly string[] }
 
 export const TRAIN_DEFAULTS = {
   bits: 16, epochs: 40, seed: 20261201, learningRate: 0.1, l2: 2e-6, calibrationFolds: 5,
   // Benign out-of-fold quantiles the thresholds sit above (the benign flag / reject budget on training texts).
   untrustedQuantile: 0.97, rejectQuantile: 0.998, margin: 0.25,
-  // Share of calibration texts (gate-benign-dev + LoCoMo, see calibrationTexts) above the untrusted threshold before its margin
-  // (0.8 %: the highest rate at which the gate5/gate4 dev lists of colleagues' messages still pass; 1 % let one through).
-  benignFlagRate: 0.008,
+  // Calibration targets (gate7): the classifier alone may flag ≤ 0.3 % of the LoCoMo turns (the issue allows 0.5 % for
+  // the gate; gate6 shipped at 0.29 %) and ≤ 4 % of the hard-benign dev set (texts chosen to sit next to attacks; its
+  // unit test allows the whole gate 5 %), each a Harrell–Davis quantile; untrusted = the higher + 0.25. At 4 % the
+  // dense dialogue set binds and the threshold stays put when dev rows come or go (dropping a random fifth of the dev
+  // rows: sd 0.009 logit; at 3 % the sparse dev tail bound, sd 0.10; gate6's pooled empirical 0.8 %: sd 0.048). The
+  // margin stays gate6's 0.25: at 0.05 a colleague's "Összefoglalás helyett inkább küldd el a felvételt." (gate5 dev list) was flagged.
+  devFlagRate: 0.04, dialogueFlagRate: 0.003, calibrationMargin: 0.25,
 } as const;
 
 
@@ -170,7 +187,8 @@ export interface TrainResult {
   model: GateModel;
   /** Out-of-fold benign/attack logits used for the thresholds (empty without calibration); `texts`/`textsFlagged`:
    *  calibration texts the classifier scores (rules pass, not code, not a few words) and those at or above `untrusted`. */
-  calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number; texts?: number; textsFlagged?: number };
+  calibration: { benign: number; attacks: number; benignFlagged: number; attacksFlagged: number; texts?: number; textsFlagged?: number;
+    devTexts?: number; devFlagged?: number; dialogueTexts?: number; dialogueFlagged?: number };
 }
 
 /**
@@ -190,6 +208,27 @@ export function calibrationScores(model: GateModel, texts: readonly string[]): n
   return out.sort((a, b) => a - b);
 }
 
+/**
+ * The untrusted threshold from the two calibration sets (see the header): per set, the Harrell–Davis quantile at
+ * 1 − rate·(set size)/(scored texts) — the rate counts every text of the set, the quantile only those the classifier
+ * decides —, the higher of the two plus calibrationMargin. Scored by the quantised model as shipped.
+ */
+function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick<TrainOptions, 'devFlagRate' | 'dialogueFlagRate' | 'calibrationMargin'>>):
+  { untrustedAt: number; top: number; counts: NonNullable<TrainResult['calibration']> } {
+  const model = loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 })));
+  const dev = calibrationScores(model, sets.dev), dialogue = calibrationScores(model, sets.dialogue);
+  if (dev.length + dialogue.length === 0) throw new Error('train:gate: no calibration text reaches the classifier');
+  const at = (scores: number[], size: number, rate: number): number =>
+    scores.length === 0 ? -Infinity : harrellDavis(scores, Math.max(0, 1 - (rate * size) / scores.length));
+  const untrustedAt = Math.max(at(dev, sets.dev.length, o.devFlagRate), at(dialogue, sets.dialogue.length, o.dialogueFlagRate)) + o.calibrationMargin;
+  const above = (xs: number[]) => xs.filter((z) => z >= untrustedAt).length;
+  return {
+    untrustedAt,
+    top: Math.max(dev[dev.length - 1] ?? -Infinity, dialogue[dialogue.length - 1] ?? -Infinity),
+    counts: { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0, texts: dev.length + dialogue.length, textsFlagged: above(dev) + above(dialogue), devTexts: dev.length, devFlagged: above(dev), dialogueTexts: dialogue.length, dialogueFlagged: above(dialogue) },
+  };
+}
+
 /** Trains, calibrates and encodes a model. Same rows + options → same bytes. */
 export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): TrainResult {
   const o = { ...TRAIN_DEFAULTS, ...opts };
@@ -202,13 +241,10 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
     let untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
     let rejectAt = quantile(benign, o.rejectQuantile) + 2 * o.margin;
     if (opts.calibrationTexts) {
-      // Scored by the quantised model as shipped (thresholds do not change the table).
-      const cal = calibrationScores(loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 }))), opts.calibrationTexts);
-      if (cal.length === 0) throw new Error('train:gate: no calibration text reaches the classifier');
-      untrustedAt = quantile(cal, 1 - o.benignFlagRate) + o.margin;
-      rejectAt = Math.max(rejectAt, cal[cal.length - 1] + o.margin);
-      calibration.texts = cal.length;
-      calibration.textsFlagged = cal.filter((z) => z >= untrustedAt).length;
+      const c = calibrateUntrusted(m, opts.calibrationTexts, o);
+      untrustedAt = c.untrustedAt;
+      rejectAt = Math.max(rejectAt, c.top + o.margin);
+      Object.assign(calibration, c.counts);
     }
     rejectAt = Math.max(untrustedAt + o.margin, rejectAt);
     thresholds = { untrustedAt, rejectAt };
@@ -225,9 +261,11 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
 /** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl'];
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl'];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
+/** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
+export const ATTACK_DEV_FILE = 'test/fixtures/gate-attack-dev.jsonl';
 export const LOCOMO_FILE = 'locomo-dev.json';
 /** Own held-out set: never trained or tuned on; scored by `bench gate` and the unit tests. */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
@@ -286,12 +324,12 @@ export function trainingRows(deepsetFile: string, root = repoRoot()): TrainRow[]
   return [...ownTrainRows(root), ...deepsetRows(deepsetFile)];
 }
 
-/** The calibration texts in their fixed order: the hard-benign dev set, then every LoCoMo dialogue turn. */
-export function calibrationTexts(locomoFile: string, root = repoRoot()): string[] {
+/** The calibration sets in their fixed order: the hard-benign dev set, and every LoCoMo dialogue turn. */
+export function calibrationTexts(locomoFile: string, root = repoRoot()): CalibrationSets {
   const dev = readJsonl(join(root, BENIGN_DEV_FILE)).map((v) => String(v.text));
   const locomo = JSON.parse(readFileSync(locomoFile, 'utf8')) as Array<{ sessions: Array<{ turns: Array<{ text: unknown }> }> }>;
   const turns = locomo.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))).filter((t): t is string => typeof t === 'string' && t.length > 0);
-  return [...dev, ...turns];
+  return { dev, dialogue: turns };
 }
 
 /** SHA-256 (hex) of a file's bytes or a string. */
