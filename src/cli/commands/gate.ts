@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { stringOpt } from '../../cliArgs';
 import { MemoryError } from '../../engine/errors';
-import { gate } from '../../engine/write/poisonGate';
+import { GatePool } from '../../engine/write/gatePool';
 import type { Command } from '../command';
 
 export const gateCommand: Command = {
@@ -37,6 +37,12 @@ export const gateCommand: Command = {
       if (p.positionals.length === 0) throw new MemoryError('E_USAGE', 'gate needs TEXT or --file');
       texts.push(p.positionals.join(' '));
     }
-    return { verdicts: texts.map((t) => { const g = gate(t); return { verdict: g.verdict, detector: g.detector }; }) };
+    // A large file is gated on worker threads too (the same verdicts, in input order).
+    const pool = new GatePool();
+    try {
+      return { verdicts: (await pool.gateMany(texts)).map((g) => ({ verdict: g.verdict, detector: g.detector })) };
+    } finally {
+      await pool.close();
+    }
   },
 };

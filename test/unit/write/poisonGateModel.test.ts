@@ -267,5 +267,19 @@ describe('poison gate learned stage', () => {
       assert.equal(out.verdicts[2].detector, 'classifier');
       assert.deepEqual(Object.keys(out.verdicts[0]).sort(), ['detector', 'verdict']);
     });
+
+    it('gates a large --file on worker threads (dist/gateWorker.js) with the same verdicts, in input order', async function () {
+      this.timeout(120_000);
+      const root = repoRoot(__dirname);
+      const cli = join(root, 'dist', 'cli.js');
+      assert.ok(existsSync(join(root, 'dist', 'gateWorker.js')), 'dist/gateWorker.js missing: run node build.mjs');
+      const texts = OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text)));
+      assert.ok(texts.length > 1_000);
+      const file = join(dir, 'many.jsonl');
+      writeFileSync(file, texts.map((text) => JSON.stringify({ text })).join('\n') + '\n');
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, 'gate', '--file', file, '--json'], { env: { ...process.env, VSCODE_MEMORY_STORE: join(dir, 'store') }, maxBuffer: 64 << 20 });
+      const out = JSON.parse(stdout) as { verdicts: Array<{ verdict: string; detector: string | null }> };
+      assert.deepEqual(out.verdicts, texts.map((t) => gate(t)));
+    });
   });
 });
