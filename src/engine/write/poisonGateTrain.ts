@@ -225,7 +225,7 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
 /** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl'];
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate8.jsonl'];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 export const LOCOMO_FILE = 'locomo-dev.json';
