@@ -262,6 +262,13 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
 
 /** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl'];
+/**
+ * A second author's corpus (gate8: 483 hijacking/extraction/memory-poisoning attacks, 722 look-alikes), not trained on
+ * yet: with it the calibrated threshold follows ordinary chat up and deepset CV recall fell 0.665 → 0.626 (DE 0.56),
+ * against the rule set by the lead before scoring it. Kept as dev data until the calibration separates chit-chat
+ * from polite attacks (README, poison gate).
+ */
+export const CANDIDATE_TRAIN_FILE = 'test/fixtures/gate-train-gate8.jsonl';
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 /** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
