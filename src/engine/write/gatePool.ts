@@ -73,8 +73,11 @@ class Slot {
     });
   }
 
+  /** Ends the worker; batches it still holds are handed back (their callers gate them inline). */
   terminate(): Promise<unknown> {
     this.dead = true;
+    for (const p of this.pending.values()) p.reject(new Error('closed'));
+    this.pending.clear();
     return this.worker.terminate();
   }
 }

@@ -46,6 +46,16 @@ describe('gate pool (the poison gate on worker threads)', function () {
     });
   }
 
+  it('a close while a call is under way loses no verdict: the workers\' batches come back to the calling thread', async () => {
+    const texts = corpus();
+    const p = pool({ workers: 2 });
+    const pending = p.gateMany(texts);
+    await new Promise((r) => setImmediate(r));
+    await p.close();
+    assert.deepEqual(await pending, texts.map((t) => gate(t)));
+    assert.equal(p.running, 0);
+  });
+
   it('gates small calls inline without starting a worker', async () => {
     const texts = corpus().slice(0, POOL_MIN_TEXTS - 1);
     const p = pool({ workers: 2 });
