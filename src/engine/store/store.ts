@@ -141,6 +141,17 @@ function decodeParam(p: unknown): SqlParam {
   return p as SqlParam;
 }
 
+const LEFTOVER_TEMP = /^memory\.(?:db|journal)\.(?:\d+\.\d+\.\d+\.)?tmp$/; // SNAPSHOT_FILE / JOURNAL_FILE temps
+
+/** Names in `dir` of snapshot/journal temp files left by a writer that died before renaming them. */
+function leftoverTemps(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((n) => LEFTOVER_TEMP.test(n));
+  } catch {
+    return [];
+  }
+}
+
 function readIfExists(file: string): Buffer | undefined {
   try {
     return fs.readFileSync(file);
@@ -671,11 +682,13 @@ export class Store extends Disposable {
       report.tornBytes = scan.badBytes;
       this.logger.warn('store.torn_tail', { bytes: scan.badBytes, keptRecords: scan.records.length });
     }
-    for (const leftover of [`${this.dbPath}.tmp`, `${this.journalPath}.tmp`]) {
+    // Temp files of a snapshot or journal header whose writer died before its rename (writeFileAtomic names them
+    // `<file>.<pid>.<time>.<n>.tmp`; older builds `<file>.tmp`): we hold the lock, so no live writer owns one.
+    for (const leftover of leftoverTemps(this.dir)) {
       try {
-        fs.unlinkSync(leftover);
+        fs.unlinkSync(path.join(this.dir, leftover));
       } catch {
-        /* none */
+        /* gone */
       }
     }
     if (header && !journalCorrupt) {

@@ -224,6 +224,22 @@ describe('store', () => {
     assert.ok(fs.statSync(path.join(b.dir, 'memory.journal')).size > 48 * 1024);
   });
 
+  it('removes at open the snapshot and journal temp files of a writer that died before renaming them, and nothing else', async () => {
+    const dir = tempDir();
+    const s = await openStore(dir);
+    await s.transaction((tx) => tx.items.put(aFact({ id: 'fa:kept' })));
+    open.splice(open.indexOf(s), 1);
+    await s.close();
+    const dead = ['memory.db.4242.1764590000000.0.tmp', 'memory.journal.4242.1764590000001.1.tmp', 'memory.db.tmp'];
+    const others = ['memory.db.bak', 'notes.tmp', path.join('index', 'recall.idx.4242.1764590000002.2.tmp')];
+    fs.mkdirSync(path.join(dir, 'index'), { recursive: true });
+    for (const f of [...dead, ...others]) fs.writeFileSync(path.join(dir, f), Buffer.alloc(4096, 7));
+    const again = await openStore(dir);
+    for (const f of dead) assert.ok(!fs.existsSync(path.join(dir, f)), `${f} removed`);
+    for (const f of others) assert.ok(fs.existsSync(path.join(dir, f)), `${f} kept`);
+    assert.ok(again.items.has('fa:kept'));
+  });
+
   it('tells listeners which ids a local write touched', async () => {
     const s = await openStore(tempDir());
     const seen: StoreChange[] = [];
