@@ -4,6 +4,8 @@
 // compact once J would take more than ~2 s to replay at the next open, since every later open pays
 // that replay again until a compaction (sql.js re-executes the statements at ~1 MB/s at 100k–1M items).
 
+import { JOURNAL_HEADER_BYTES } from './journal';
+
 export interface CompactionPolicy {
   /** Compact after a flush once the journal passes this many bytes and compactRatio × the snapshot. */
   compactBytes?: number;
@@ -39,12 +41,13 @@ export function resolvePolicy(p: CompactionPolicy): ResolvedPolicy {
 }
 
 /**
- * Whether a journal of `journal` bytes (records only, past its header) is worth a compaction of this kind
+ * Whether a journal file of `journalFileBytes` (header included) is worth a compaction of this kind
  * over a snapshot of `snapshot` bytes: after a flush J > max(compactBytes, compactRatio·S); idle and close
  * J > max(replayCompactBytes, S/256) or J > compactRatio·S/4 (idle: and > idleCompactBytes), or any journal
  * at close (past idleCompactBytes at idle) while S < smallSnapshotBytes.
  */
-export function worthCompacting(kind: 'write' | 'idle' | 'close', journal: number, journalFileBytes: number, snapshot: number, p: ResolvedPolicy): boolean {
+export function worthCompacting(kind: 'write' | 'idle' | 'close', journalFileBytes: number, snapshot: number, p: ResolvedPolicy): boolean {
+  const journal = journalFileBytes - JOURNAL_HEADER_BYTES;
   if (journal <= 0 || (kind === 'write' && journalFileBytes <= p.compactBytes)) return false;
   if (kind === 'write') return journalFileBytes > Math.max(p.compactBytes, p.compactRatio * snapshot);
   if (snapshot < p.smallSnapshotBytes) return kind === 'close' || journalFileBytes > p.idleCompactBytes;
