@@ -34,6 +34,25 @@ export function writeFileAtomicWith(file: string, write: (fd: number) => void, o
   fsyncDir(path.dirname(file));
 }
 
+/**
+ * Temp files of `file` left by a writer that died between its write and its rename (`<file>.<pid>.<time>.<n>.tmp`;
+ * older builds wrote `<file>.tmp`), as paths. Only a caller that excludes live writers (e.g. under their lock) may
+ * remove them.
+ */
+export function leftoverTemps(file: string): string[] {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith(`${base}.`) && (n === `${base}.tmp` || /^\d+\.\d+\.\d+\.tmp$/.test(n.slice(base.length + 1))))
+    .map((n) => path.join(dir, n));
+}
+
 /** Replaces `file` atomically with `data`. */
 export function writeFileAtomic(file: string, data: Uint8Array | string, opts: AtomicWriteOptions = {}): void {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

@@ -17,16 +17,9 @@
 // - Compaction (size threshold after a flush, idle, close; never inside a transaction): under the
 //   lock, export → memory.db, then a fresh journal whose header carries that sequence. A process
 //   whose journal position is gone (header sequence beyond what it has applied) reloads the snapshot.
-//   Policy (bounded write amplification): a compaction rewrites the whole snapshot S, so it runs only
-//   once the journal has grown by a fixed fraction of S (after a flush: J > max(compactBytes,
-//   compactRatio·S); idle and close: J > compactRatio·S/4, or always while S < smallSnapshotBytes).
-//   Every journal byte then causes at most 1/compactRatio (4/compactRatio at idle/close) snapshot
-//   bytes, however large the store grows — where a fixed threshold rewrites S every few MB and the
-//   cost per write grows with the store. The price is replay at open, which every later open pays
-//   again (sql.js re-executes the statements at ~1 MB/s at 100k–1M items): so idle and close also
-//   compact once the journal would take more than ~2 s to replay (J > max(replayCompactBytes,
-//   S/256)), and a store opened with such a journal arms its idle compaction even if it never writes
-//   — at most 256 snapshot bytes per journal byte, and an open replays at most that much.
+//   When (compactionPolicy.ts): once the journal has grown by a fixed fraction of the snapshot (bounded
+//   write amplification), or at idle/close once it would take more than ~2 s to replay at the next open;
+//   a store opened with such a journal arms its idle compaction even if it never writes.
 // - Startup: newest snapshot + replay of later records; a torn/corrupt tail is cut off and counted
 //   in `openReport`; an unreadable snapshot is moved aside (memory.db.corrupt-<time>), rebuilt from
 //   the journal and `openReport.needsReindex` is set. A newer schema is refused before any file changes.
@@ -43,7 +36,7 @@ import {
   JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
   scanRecords, truncateDurable, type RawRecord,
 } from './journal';
-import { writeFileAtomic } from '../atomicWrite';
+import { leftoverTemps, writeFileAtomic } from '../atomicWrite';
 import {
   AuditRepo, Batch, ConversationsRepo, indexNeutralOf, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
@@ -139,17 +132,6 @@ function encodeParam(p: SqlParam): unknown {
 function decodeParam(p: unknown): SqlParam {
   if (p !== null && typeof p === 'object') return new Uint8Array(Buffer.from(String((p as { $b: string }).$b), 'base64'));
   return p as SqlParam;
-}
-
-const LEFTOVER_TEMP = /^memory\.(?:db|journal)\.(?:\d+\.\d+\.\d+\.)?tmp$/; // SNAPSHOT_FILE / JOURNAL_FILE temps
-
-/** Names in `dir` of snapshot/journal temp files left by a writer that died before renaming them. */
-function leftoverTemps(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir).filter((n) => LEFTOVER_TEMP.test(n));
-  } catch {
-    return [];
-  }
 }
 
 function readIfExists(file: string): Buffer | undefined {
@@ -437,7 +419,7 @@ export class Store extends Disposable {
 
   /** Whether the journal has grown enough for a compaction of this kind (compactionPolicy.ts). */
   private worthCompacting(kind: 'write' | 'idle' | 'close'): boolean {
-    return worthCompacting(kind, this.journalOffset - JOURNAL_HEADER_BYTES, this.journalOffset, statIno(this.dbPath)?.size ?? 0, this.policy);
+    return worthCompacting(kind, this.journalOffset, statIno(this.dbPath)?.size ?? 0, this.policy);
   }
 
   private afterWrite(): void {
@@ -684,9 +666,9 @@ export class Store extends Disposable {
     }
     // Temp files of a snapshot or journal header whose writer died before its rename (writeFileAtomic names them
     // `<file>.<pid>.<time>.<n>.tmp`; older builds `<file>.tmp`): we hold the lock, so no live writer owns one.
-    for (const leftover of leftoverTemps(this.dir)) {
+    for (const leftover of [...leftoverTemps(this.dbPath), ...leftoverTemps(this.journalPath)]) {
       try {
-        fs.unlinkSync(path.join(this.dir, leftover));
+        fs.unlinkSync(leftover);
       } catch {
         /* gone */
       }

@@ -119,7 +119,7 @@ export class TurnWriter {
     private readonly clock: Clock,
     private readonly logger: Logger,
     /** Gates an import's messages on more than one core (verdicts as `gate`'s, in order). */
-    private readonly gatePool: GatePool = new GatePool({ logger }),
+    readonly gatePool: GatePool = new GatePool({ logger }),
   ) {
     this.dedup = new DedupBuffer(settings().saveDedupLookback);
   }
@@ -209,15 +209,17 @@ export class TurnWriter {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
     // The next chunk's verdicts are computed (on the pool's workers) while this one is written.
-    const verdictsOf = (from: number) => this.gatePool.gateMany(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
+    const verdictsOf = (from: number) => {
+      const p = this.gatePool.gateMany(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
+      p.catch(() => undefined); // a chunk that fails validation leaves the next one's verdicts unread
+      return p;
+    };
     let verdicts = msgs.length > 0 ? verdictsOf(0) : undefined;
-    verdicts?.catch(() => undefined); // a chunk that fails validation leaves the next one's verdicts unread
     for (let i = 0; i < msgs.length; i += CHUNK) {
       const chunk = msgs.slice(i, i + CHUNK);
       for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
       const gated = await verdicts!;
       verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
-      verdicts?.catch(() => undefined);
       const items = chunk.map((m, k) => {
         const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
         const it = this.rawItem(

@@ -115,6 +115,9 @@ describe('gate pool (the poison gate on worker threads)', function () {
       const t = await createTestEngine({ syncVault: false, gateWorkers });
       try {
         const ids = await t.engine.importMessages(msgs);
+        // The engine's option reaches the pool: with workers they gated part of the import, without none.
+        const { counts } = internals(t.engine).writer.gatePool;
+        assert.equal(counts.workers > 0, gateWorkers > 0, JSON.stringify(counts));
         const items = internals(t.engine).store.items.getMany(ids);
         return items.map((it) => [it.trust, it.untrusted, it.secret, it.meta.gate ?? null, it.meta.verdict ?? null, it.text]);
       } finally {
