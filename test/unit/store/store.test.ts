@@ -266,6 +266,32 @@ describe('store', () => {
     await assert.rejects(s.transaction((tx) => tx.items.moveTextToRaw('rw:a', '')), /content address/);
   });
 
+  it('journals which ids a write left index-neutral: a later open and another process skip them', async () => {
+    const dir = tempDir();
+    const quiet = { compactBytes: 1 << 30, compactRatio: 0.5, smallSnapshotBytes: 0, idleCompactMs: 600_000, replayCompactBytes: 1 << 30 };
+    const s = await openStore(dir, quiet);
+    await s.transaction((tx) => { for (const id of ['rw:a', 'rw:b', 'rw:c']) tx.items.put({ id, created: 1, text: `${id} text`, role: 'user' }); });
+    const seq = s.seq;
+    const other = await openStore(dir, quiet);
+    const remote: StoreChange[] = [];
+    other.onDidChange((e) => remote.push(e));
+    // Index-neutral: a text moved into the raw record, a recall's access count. rw:c also changes what the index holds.
+    await s.transaction((tx) => { const [h] = tx.rawBlobs.putMany(['rw:a text'], 10); tx.items.moveTextToRaw('rw:a', h!); tx.items.touchAccess(['rw:b', 'rw:c'], 11); });
+    await s.transaction((tx) => tx.items.patch('rw:c', { trust: 'peer' }));
+    assert.deepEqual(s.touchedIdsSince(seq), ['rw:c'], 'only rw:c changed for the index');
+    assert.equal(other.refresh(), true);
+    assert.deepEqual(remote.map((e) => [[...e.ids].sort(), e.indexNeutral]), [[['rw:a', 'rw:b', 'rw:c'], ['rw:a', 'rw:b']]]);
+    await other.close();
+    open.splice(open.indexOf(other), 1);
+    await s.close();
+    open.splice(open.indexOf(s), 1);
+    const again = await openStore(dir, quiet);
+    assert.ok(again.openReport.recoveredRecords > 0, 'the journal was kept and replayed');
+    assert.deepEqual(again.touchedIdsSince(seq), ['rw:c']);
+    assert.equal(again.items.get('rw:b')!.accessCount, 1, 'the neutral writes themselves were applied');
+    assert.equal(again.items.get('rw:a')!.text, null);
+  });
+
   it('never logs memory text', async () => {
     const logger = new MemoryLogger();
     const s = await openStore(tempDir(), { logger });

@@ -476,10 +476,10 @@ export class ItemsRepo extends Repo {
     this.writeIndexNeutral('UPDATE items SET blob_hash = ?, text = NULL WHERE id = ?', [blobHash, id], id);
   }
 
-  /** Counts a recall of these items (salience input). */
+  /** Counts a recall of these items (salience input). The recall index holds neither field: index-neutral. */
   touchAccess(ids: readonly string[], at: number): void {
     checkTime('at', at);
-    for (const id of ids) this.write('UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [at, id], id);
+    for (const id of ids) this.writeIndexNeutral('UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [at, id], id);
   }
 
   /** Deletes the item and the rows keyed by it (its sources, outgoing links, vector bookkeeping). */
