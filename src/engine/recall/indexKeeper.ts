@@ -9,7 +9,7 @@ import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embe
 import type { Embedder } from '../embed/embedder';
 import { errorCode } from '../errors';
 import { Disposable, Emitter, type Event, type Logger } from '../host';
-import type { Item } from '../store/repositories';
+import type { IndexRow } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
 import { fileSource, IMAGE_VERSION } from './indexImage';
@@ -75,7 +75,7 @@ export class IndexKeeper extends Disposable {
   constructor(
     private readonly store: Store,
     embedder: Embedder,
-    private readonly textOf: (item: Item) => string,
+    private readonly textOf: (item: IndexRow) => string,
     private readonly logger: Logger,
   ) {
     super();
@@ -159,7 +159,7 @@ export class IndexKeeper extends Disposable {
   private applyIds(ids: readonly string[], index: RecallIndex): void {
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
-      const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
+      const found = new Map(this.store.items.indexRows(chunk).map((it) => [it.id, it]));
       for (const id of chunk) {
         const it = found.get(id);
         if (it) this.indexItem(it);
@@ -171,11 +171,11 @@ export class IndexKeeper extends Disposable {
   /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
   private reindexAll(): void {
     const seen = new Set<string>();
-    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
+    this.store.items.forEachIndexRow((it) => { seen.add(it.id); this.indexItem(it); });
     for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
   }
 
-  private indexItem(it: Item): void {
+  private indexItem(it: IndexRow): void {
     const ix: IndexedItem = {
       id: it.id, kind: it.kind, text: this.textOf(it), project: it.project, projectType: it.projectType, conversation: it.conversation,
       trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
@@ -228,7 +228,7 @@ export class IndexKeeper extends Disposable {
       const ids = this.index.idsNeedingVectors();
       if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
       for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += FILL_SLICE) {
-        for (const it of this.store.items.getMany(ids.slice(i, i + FILL_SLICE))) this.index.queueVector(it.id, this.textOf(it));
+        for (const it of this.store.items.indexRows(ids.slice(i, i + FILL_SLICE))) this.index.queueVector(it.id, this.textOf(it));
         await this.index.embedPending();
         await new Promise((r) => setImmediate(r)); // let recalls run between slices
       }
