@@ -1,17 +1,7 @@
 // What a journal compacted away by a schema migration at open touched (ids per record), so that caches
 // persisted at an earlier sequence (the recall index image) can still catch up instead of rebuilding.
 // Kept in memory only, for the life of the open store (Store.touchedIdsSince falls back to it).
-import { recordJson, type RawRecord } from './journal';
-
-/**
- * The ids a journal record touched that caches of the recall index must re-read: its touched ids (`t`) less
- * those the record marked index-neutral (`n`: a text moved into the raw record, an access count).
- */
-export function idsForIndex(p: { t: string[]; n?: string[] }): string[] {
-  if (!p.n?.length) return p.t;
-  const neutral = new Set(p.n);
-  return p.t.filter((id) => !neutral.has(id));
-}
+import { idsForIndex, recordJson, type RawRecord } from './journal';
 
 export class MigratedJournal {
   private constructor(private readonly base: number, private readonly last: number, private readonly records: [number, string[]][]) {}

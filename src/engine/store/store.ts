@@ -33,7 +33,7 @@ import type { ItemKind } from '../types';
 import { resolvePolicy, worthCompacting, type CompactionPolicy, type ResolvedPolicy } from './compactionPolicy';
 import { FileLock, ioError } from './fileLock';
 import {
-  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
+  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, idsForIndex, packPayload, readTail, recordJson, recordSchema,
   scanRecords, truncateDurable, type RawRecord,
 } from './journal';
 import { leftoverTemps, writeFileAtomic } from '../atomicWrite';
@@ -41,7 +41,7 @@ import {
   AuditRepo, Batch, ConversationsRepo, indexNeutralOf, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
   QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
 } from './repositories';
-import { idsForIndex, MigratedJournal } from './migratedJournal';
+import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
