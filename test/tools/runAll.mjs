@@ -4,21 +4,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './installTools.mjs';
+import { mochaCounts, mochaFailures } from './mochaOutput.mjs';
 
 const node = process.execPath;
 const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
-
-/** Mocha's closing counts ("N passing", "N failing", "N pending"); null when mocha never got there. */
-export function mochaCounts(text) {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
-  const last = (word) => {
-    const all = [...plain.matchAll(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'gm'))];
-    return all.length ? Number(all[all.length - 1][1]) : null;
-  };
-  const passed = last('passing');
-  if (passed === null) return null;
-  return { passed, failed: last('failing') ?? 0, skipped: last('pending') ?? 0 };
-}
 
 function run(cmd, args) {
   return new Promise((resolve) => {
@@ -53,6 +42,7 @@ process.on('SIGINT', () => { interrupted = true; });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const report = [];
+const failures = [];
 let ok = true;
 for (const step of steps) {
   if (interrupted) break;
@@ -69,6 +59,7 @@ for (const step of steps) {
       totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped;
       note += `, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
       if (c.passed + c.failed === 0) { stepOk = false; note += ', ran 0 tests'; }
+      if (c.failed) failures.push(`  ${step.name}:`, ...mochaFailures(text));
     }
   } else if (step.gate) {
     if (code !== 0) totals.failed += 1;
@@ -83,6 +74,7 @@ for (const step of steps) {
 
 console.log('\n=== summary ===');
 console.log(report.join('\n'));
+if (failures.length) console.log(`failed tests:\n${failures.join('\n')}`);
 if (interrupted) ok = false;
 if (totals.passed + totals.failed === 0) ok = false;
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
