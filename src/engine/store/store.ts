@@ -650,7 +650,10 @@ export class Store extends Disposable {
     report.created = !snapBytes && jbuf.length === 0;
     if (!db) db = new this.SQL.Database();
     this.applyPragmas(db);
-    report.migratedFrom = this.migrate(db);
+    // A snapshot's journal is in its own schema (a migrating process compacts at once): records replay before the
+    // migration (a v3 record names a message by its v3 address); a store without a snapshot gets its schema first.
+    const hasSchema = schemaVersionOf(db) > 0;
+    if (!hasSchema) report.migratedFrom = this.migrate(db);
     this.db = db;
     this.lastSeq = report.snapshotSeq;
 
@@ -663,6 +666,7 @@ export class Store extends Disposable {
     const applied = this.applyRecords(scan.records, true);
     report.recoveredRecords = applied.applied;
     report.failedRecords = applied.failed;
+    if (hasSchema) report.migratedFrom = this.migrateOpen();
     if (scan.badBytes > 0) {
       truncateDurable(this.journalPath, scan.validEnd);
       report.tornBytes = scan.badBytes;
@@ -671,11 +675,7 @@ export class Store extends Disposable {
     // Temp files of a snapshot or journal header whose writer died before its rename (writeFileAtomic names them
     // `<file>.<pid>.<time>.<n>.tmp`; older builds `<file>.tmp`): we hold the lock, so no live writer owns one.
     for (const leftover of [...leftoverTemps(this.dbPath), ...leftoverTemps(this.journalPath)]) {
-      try {
-        fs.unlinkSync(leftover);
-      } catch {
-        /* gone */
-      }
+      try { fs.unlinkSync(leftover); } catch { /* gone */ }
     }
     if (header && !journalCorrupt) {
       this.journalBase = header.baseSeq;
@@ -688,6 +688,13 @@ export class Store extends Disposable {
     if (!header || journalCorrupt || snapshotCorrupt || !snapBytes || report.migratedFrom !== null) this.compactLocked(true);
     report.seq = this.lastSeq;
     this.lastCheck = Date.now();
+  }
+
+  /** Migrates the open database (its records replayed): cached statements are freed first (VACUUM needs none). */
+  private migrateOpen(): number | null {
+    if (schemaVersionOf(this.db) >= SCHEMA_VERSION) return null;
+    this.freeStatements();
+    return this.migrate(this.db);
   }
 
   /** Runs forward migrations; returns the version migrated from, or null when none ran. */
@@ -853,7 +860,6 @@ export class Store extends Disposable {
         continue;
       }
       this.applyPragmas(db);
-      this.migrate(db);
       const snapSeq = snapshotSeqOf(db);
       const jbuf = readTail(this.journalPath, 0);
       const header = decodeHeader(jbuf);
@@ -868,6 +874,7 @@ export class Store extends Disposable {
       this.journalBase = header.baseSeq;
       this.journalIno = statIno(this.journalPath)?.ino ?? -1;
       const res = this.applyRecords(scan.records, false);
+      this.migrateOpen(); // after the records, as at open (an older process's snapshot and journal)
       this.journalOffset = res.end ?? scan.validEnd;
       this.markJournalSeen();
       this.reloadCount++;
@@ -919,15 +926,15 @@ export class Store extends Disposable {
     return s;
   }
 
-  private closeDb(): void {
-    for (const s of this.stmts.values()) {
-      try {
-        s.free();
-      } catch {
-        /* freed by export */
-      }
+  private freeStatements(): void {
+    for (const st of this.stmts.values()) {
+      try { st.free(); } catch { /* freed by export */ }
     }
     this.stmts.clear();
+  }
+
+  private closeDb(): void {
+    this.freeStatements();
     try {
       this.db?.close();
     } catch {

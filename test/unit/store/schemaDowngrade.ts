@@ -1,12 +1,16 @@
 // Test helper (not a test): turns a store's snapshot back into the schema an earlier release wrote — the
 // objects that version creates, with their shipped definitions (tables a later version rebuilt are rebuilt
 // back, keeping every row), VACUUMed as that release's compaction left it, version N in meta and user_version.
-// The journal is left as it is (records on top of the snapshot replay after the migration).
+// Versions 1–3 addressed a raw-record message by the whole sha256 of its bytes (64 hex; v4 keeps 32): the
+// addresses are lengthened back, computed from each message's text. The journal is left as it is
+// (`rewriteJournal` turns its records into an older version's; they replay before the migration).
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs, { type Database } from 'sql.js';
-import { SNAPSHOT_FILE } from '../../../src/engine/store/store';
+import { JOURNAL_FILE, SNAPSHOT_FILE } from '../../../src/engine/store/store';
 import { MIGRATIONS } from '../../../src/engine/store/schema';
+import { JOURNAL_HEADER_BYTES, encodeRecord, packPayload, recordJson, scanRecords } from '../../../src/engine/store/journal';
+import { contentHash, decompressBatch } from '../../../src/engine/write/rawCodec';
 
 type Obj = { type: string; name: string; sql: string };
 
@@ -15,7 +19,46 @@ function objects(db: Database): Obj[] {
   return rows.map(([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }));
 }
 
-export async function downgradeTo(storeDir: string, version: number): Promise<void> {
+/** Lengthens every content address to the whole sha256 of its message (as versions 1–3 stored it): short → long. */
+function lengthenAddresses(db: Database): Map<string, string> {
+  const long = new Map<string, string>();
+  const chunks = new Map<string, string[]>();
+  for (const [hash, chunk, idx] of db.exec('SELECT hash, chunk_id, idx FROM raw_blobs')[0]?.values ?? []) {
+    let texts = chunks.get(String(chunk));
+    if (!texts) {
+      texts = decompressBatch(db.exec('SELECT data FROM raw_chunks WHERE id = ?', [chunk!])[0]!.values[0]![0] as Uint8Array);
+      chunks.set(String(chunk), texts);
+    }
+    const full = contentHash(texts[Number(idx)]!);
+    if (!full.startsWith(String(hash))) throw new Error(`downgrade: raw_blobs row ${String(hash)} does not address its text`);
+    long.set(String(hash), full);
+  }
+  for (const [short, full] of long) {
+    db.run('UPDATE raw_blobs SET hash = ? WHERE hash = ?', [full, short]);
+    db.run('UPDATE items SET blob_hash = ? WHERE blob_hash = ?', [full, short]);
+  }
+  return long;
+}
+
+/** Rewrites the journal's records as `version` wrote them: that version in each record, string parameters mapped. */
+export function rewriteJournal(storeDir: string, version: number, mapString: (s: string) => string): number {
+  const file = path.join(storeDir, JOURNAL_FILE);
+  const buf = readFileSync(file);
+  const { records } = scanRecords(buf.subarray(JOURNAL_HEADER_BYTES), JOURNAL_HEADER_BYTES);
+  const out: Uint8Array[] = [buf.subarray(0, JOURNAL_HEADER_BYTES)];
+  for (const r of records) {
+    const p = JSON.parse(recordJson(r)) as { v: number; s: [string, unknown[]][] };
+    p.v = version;
+    p.s = p.s.map(([q, ps]) => [q, ps.map((x) => (typeof x === 'string' ? mapString(x) : x))]);
+    const packed = packPayload(Buffer.from(JSON.stringify(p), 'utf8'), version);
+    out.push(encodeRecord(r.seq, packed.version, packed.payload));
+  }
+  writeFileSync(file, Buffer.concat(out));
+  return records.length;
+}
+
+/** Returns the content addresses it lengthened (v4's → the older version's). */
+export async function downgradeTo(storeDir: string, version: number): Promise<Map<string, string>> {
   const SQL = await initSqlJs();
   const file = path.join(storeDir, SNAPSHOT_FILE);
   const db = new SQL.Database(readFileSync(file));
@@ -39,10 +82,12 @@ export async function downgradeTo(storeDir: string, version: number): Promise<vo
         INSERT INTO ${o.name}_old (${cols}) SELECT ${cols} FROM ${o.name}; DROP TABLE ${o.name}; ALTER TABLE ${o.name}_old RENAME TO ${o.name}`);
     }
   }
+  const long = version < 4 ? lengthenAddresses(db) : new Map<string, string>();
   const now = new Set(objects(db).map((o) => o.name));
   for (const o of want) if (o.type !== 'table' && !now.has(o.name)) db.exec(o.sql);
   db.exec(`UPDATE meta SET value = '${version}' WHERE key = 'schema_version'; COMMIT; PRAGMA user_version = ${version}; VACUUM`);
   ref.close();
   writeFileSync(file, db.export());
   db.close();
+  return long;
 }

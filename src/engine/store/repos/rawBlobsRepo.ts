@@ -1,6 +1,6 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
 // raw_blobs + raw_chunks: the raw record (R-WRITE-3). Each message is addressed by the sha256 of its
-// bytes (stored once, `seen` counts repeats) and lives in a slot of a chunk compressed per flush with
+// bytes (the first 128 bits; stored once, `seen` counts repeats) and lives in a slot of a chunk compressed per flush with
 // rawCodec's batch codec (~2.8× vs ~1.6× per message). A small flush (a short chat session) is merged
 // with the newest chunk while that stays ≤ 32 KiB of text — written as a NEW chunk that the old chunk's
 // rows move to, never appended in place, so a writer working from a stale read can duplicate bytes but
@@ -25,9 +25,12 @@ export interface RawBlob {
   index: number;
 }
 
-/** The content address of a raw message: sha256 of its bytes (rawCodec.contentHash), hex. */
+/** Hex characters of a content address: 128 bits (schema v4; the first half of what v1–v3 stored). */
+export const BLOB_HASH_HEX = 32;
+
+/** The content address of a raw message: the first 128 bits of the sha256 of its bytes (rawCodec.contentHash), hex. */
 export function blobHash(text: string): string {
-  return contentHash(text);
+  return contentHash(text).slice(0, BLOB_HASH_HEX);
 }
 
 const CHUNK_CODEC = 'batch-deflate-dict-v1';
@@ -89,7 +92,7 @@ export class RawBlobsRepo extends Repo {
   putMany(texts: readonly string[], at: number): string[] {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw badInput('raw text must be a string');
     checkTime('at', at);
-    const hashes = texts.map(contentHash);
+    const hashes = texts.map(blobHash);
     const fresh: { hash: string; text: string; bytes: number }[] = [];
     const freshSet = new Set<string>();
     const repeats: string[] = [];
