@@ -77,7 +77,12 @@ export const ITEM_COLS: [keyof Item, string, ColType][] = [
   ['fileSize', 'file_size', 'num'], ['meta', 'meta', 'meta'],
 ];
 export const COL_BY_PROP = new Map(ITEM_COLS.map(([p, c, t]) => [p as string, { col: c, type: t }]));
-export const ITEM_INSERT = `INSERT OR REPLACE INTO items (${ITEM_COLS.map((c) => c[1]).join(', ')}) VALUES (${ITEM_COLS.map(() => '?').join(', ')})`;
+// A replaced row keeps its rowid (the first parameter is the id again): the new row lands where the old one lay.
+// With a fresh rowid the replace appended it and left a hole in the old page that nothing fills (rows append by
+// rowid), so items put again and again (entities, summaries) left the table part-empty. Still a REPLACE, so its
+// DELETE and INSERT triggers keep the figures (item_counts, item_source_stats) as before; a new id gets a new rowid.
+export const ITEM_INSERT = `INSERT OR REPLACE INTO items (rowid, ${ITEM_COLS.map((c) => c[1]).join(', ')})
+  VALUES ((SELECT rowid FROM items WHERE id = ?), ${ITEM_COLS.map(() => '?').join(', ')})`;
 
 export const ITEM_DEFAULTS: Omit<Item, 'id' | 'kind' | 'created'> = {
   subkind: null, text: null, blobHash: null, title: null, summary: null, role: null, trust: 'owner', prevTrust: null,

@@ -349,7 +349,7 @@ export class ItemsRepo extends Repo {
     if (input.kind !== undefined && input.kind !== kind) throw badInput(`item kind ${input.kind} does not match its id prefix`);
     if (typeof input.created !== 'number' || !Number.isFinite(input.created)) throw badInput('item created must be a number of milliseconds');
     const full: Record<string, unknown> = { ...ITEM_DEFAULTS, ...stripUndefined(input), kind };
-    this.write(ITEM_INSERT, ITEM_COLS.map(([p, , t]) => toParam(p, t, full[p])), input.id);
+    this.write(ITEM_INSERT, [input.id, ...ITEM_COLS.map(([p, , t]) => toParam(p, t, full[p]))], input.id);
   }
 
   /** Changes only the given fields; a missing id changes nothing. */
