@@ -35,7 +35,7 @@
 // on out-of-fold benign texts: a score above `untrustedAt` lowers trust, above `rejectAt` quarantines.
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
-import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION, withHiddenLayer } from './poisonGateModel';
+import { fewWords, GateModel, gateScore, loadGateModel, WEIGHTS_VERSION, withHiddenLayer } from './poisonGateModel';
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
@@ -505,16 +505,16 @@ export function createGate(model: GateModel | null): GateFn {
     if (ruled.verdict !== 'pass' || !model) return ruled;
     const prose = sourceProse(text); // mostly source code: the classifier judges the prose inside it (poisonGateSource.ts)
     if (prose) {
-      const v = judgeProse(prose, { score: (t) => modelLogit(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
+      const v = judgeProse(prose, { score: (t) => gateScore(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
       return v === 'pass' ? ruled : { verdict: v, detector: 'classifier' };
     }
-    const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
+    const z = gateScore(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
   const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only far above reject (judgeProse)
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
-    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
+    return ruled.verdict !== 'pass' || !model || gateScore(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);

@@ -6,7 +6,8 @@
 //
 // File format (little-endian), base64 in poisonGateHiddenWeights.ts:
 //   0  magic "PGH1" | 4 u32 version | 8 u32 log2(buckets) | 12 u32 units | 16 f32 scale | 20 u32 input (0 = every
-//   feature, 1 = structural features only: cue classes and their pairs, see STRUCTURAL in poisonGateModel.ts) | 24..31 0
+//   feature, 1 = structural features only: cue classes and their pairs, see STRUCTURAL in poisonGateModel.ts) | 24 f32 cap:
+//   the layer's output is clamped to ±cap logits (0 = no clamp) | 28..31 0
 //   32 32-byte SHA-256 of everything from byte 64 | 64 f32 unitBias[units] | f32 outWeight[units]
 //   int8 table[buckets × units] (bucket-major: a feature's units are adjacent)
 // A feature's bucket is the low `bits` bits of its id (the linear table's bucket masked further), its sign the id's
@@ -33,6 +34,8 @@ export interface HiddenLayer {
   scale: number;
   /** 0: every feature feeds the units; 1: only structural ones (bit 30 of the id). */
   input: number;
+  /** The layer's output is clamped to [−cap, cap] (0: not clamped): it moves the linear score, it cannot outweigh it. */
+  cap: number;
   unitBias: Float32Array;
   outWeight: Float32Array;
   /** int8 table, bucket-major. */
@@ -59,6 +62,8 @@ export function loadHiddenLayer(bytes: Uint8Array): HiddenLayer {
   const scale = dv.getFloat32(16, true);
   const input = dv.getUint32(20, true);
   if (input !== 0 && input !== 1) throw new HiddenLayerError(`unknown input selection ${input}`);
+  const cap = dv.getFloat32(24, true);
+  if (!Number.isFinite(cap) || cap < 0) throw new HiddenLayerError('cap must be a finite number ≥ 0');
   if (!Number.isFinite(scale) || !(scale > 0)) throw new HiddenLayerError('scale must be a positive finite number');
   const body = bytes.subarray(HEADER_BYTES);
   const recorded = Buffer.from(bytes.subarray(32, 64)).toString('hex');
@@ -72,7 +77,7 @@ export function loadHiddenLayer(bytes: Uint8Array): HiddenLayer {
   }
   const start = bytes.byteOffset + HEADER_BYTES + 8 * units;
   const weights = new Int8Array(bytes.buffer.slice(start, start + 2 ** bits * units));
-  return { bits, units, scale, input, unitBias, outWeight, weights, sha256: got };
+  return { bits, units, scale, input, cap, unitBias, outWeight, weights, sha256: got };
 }
 
 /** Serialises a hidden layer (the trainer's output) to the file format. */
@@ -87,6 +92,7 @@ export function encodeHiddenLayer(h: Omit<HiddenLayer, 'sha256'>): Uint8Array {
   dv.setUint32(12, h.units, true);
   dv.setFloat32(16, h.scale, true);
   dv.setUint32(20, h.input, true);
+  dv.setFloat32(24, h.cap, true);
   for (let j = 0; j < h.units; j++) {
     dv.setFloat32(HEADER_BYTES + 4 * j, h.unitBias[j], true);
     dv.setFloat32(HEADER_BYTES + 4 * (h.units + j), h.outWeight[j], true);
@@ -122,11 +128,16 @@ export function hiddenPre(set: number[], table: ArrayLike<number>, scale: number
   for (let j = 0; j < units; j++) pre[j] = unitBias[j] + norm * pre[j];
 }
 
-/** The hidden layer's contribution to one window's logit: Σ outWeight·ReLU(pre). */
+/** The hidden layer's contribution to one window's logit: Σ outWeight·ReLU(pre), clamped to ±cap. */
 export function hiddenLogit(set: number[], h: HiddenLayer): number {
   if (acc.length !== h.units) acc = new Float64Array(h.units);
   hiddenPre(set, h.weights, h.scale, h.unitBias, h.bits, h.units, h.input, acc);
   let z = 0;
   for (let j = 0; j < h.units; j++) if (acc[j] > 0) z += h.outWeight[j] * acc[j];
-  return z;
+  return clampOutput(z, h.cap);
+}
+
+/** The layer's output clamped to ±cap (cap 0: unclamped). */
+export function clampOutput(z: number, cap: number): number {
+  return cap > 0 ? Math.max(-cap, Math.min(cap, z)) : z;
 }

@@ -384,6 +384,19 @@ export function fewWords(views: string): boolean {
   return true;
 }
 
+/**
+ * The score the gate compares with its thresholds (gate9). Below `untrusted` it is the full logit (linear + hidden layer);
+ * at or above it, the linear part's logit, at least `untrusted`: the hidden layer may lower trust, only the linear score
+ * quarantines — `reject` is calibrated on linear scores (poisonGateTrain.ts), so a hard-benign text the hidden layer
+ * lifts far ("Pretend you are a first-time user and …") does not push `reject` out of reach. Without a hidden layer:
+ * modelLogit.
+ */
+export function gateScore(model: GateModel, views: string): number {
+  const z = modelLogit(model, views);
+  if (!model.hidden || z < model.untrustedAt) return z;
+  return Math.max(model.untrustedAt, modelLogit({ ...model, hidden: null }, views));
+}
+
 /** The highest window logit of a text's views (the learned stage's score). */
 export function modelLogit(model: GateModel, views: string): number {
   const mask = 2 ** model.bits - 1;

@@ -71,6 +71,8 @@ export interface TrainOptions {
   hiddenL2?: number;
   /** 0: every feature feeds the hidden units; 1: only the structural ones (cue classes and their pairs). */
   hiddenInput?: number;
+  /** The hidden layer's output is clamped to ±hiddenCap logits (0: not clamped). */
+  hiddenCap?: number;
   /** Weight of a row by its source (TrainRow.source; default 1). */
   sourceWeight?: Readonly<Record<string, number>>;
 }
@@ -92,7 +94,7 @@ export const TRAIN_DEFAULTS = {
   // Hidden layer (gate9): 16 ReLU units over the structural features (cue classes and their pairs, 2^12 buckets), a
   // fifth of the linear learning rate and 5× its L2 — over every feature, or at the linear rate, it memorised the
   // training rows and deepset CV recall fell (0.596 / 0.591); see the README's poison-gate section.
-  hiddenUnits: 16, hiddenBits: 12, hiddenLearningRate: 0.01, hiddenL2: 1e-5, hiddenInput: 1,
+  hiddenUnits: 16, hiddenBits: 12, hiddenLearningRate: 0.01, hiddenL2: 1e-5, hiddenInput: 1, hiddenCap: 0,
 } as const;
 
 
@@ -113,7 +115,7 @@ function examples(rows: TrainRow[], bits: number, sourceWeight: Readonly<Record<
 
 interface RawModel { w: Float64Array; bias: number; bits: number; hidden: RawHidden | null }
 
-type FitOptions = { bits: number; epochs: number; seed: number; learningRate: number; l2: number; hiddenUnits: number; hiddenBits: number; hiddenLearningRate: number; hiddenL2: number; hiddenInput: number };
+type FitOptions = { bits: number; epochs: number; seed: number; learningRate: number; l2: number; hiddenUnits: number; hiddenBits: number; hiddenLearningRate: number; hiddenL2: number; hiddenInput: number; hiddenCap: number };
 
 function fit(ex: Example[], o: FitOptions): RawModel {
   const n = 2 ** o.bits;
@@ -122,7 +124,7 @@ function fit(ex: Example[], o: FitOptions): RawModel {
   const g2 = new Float64Array(n).fill(1e-8);
   let bias = 0;
   let gb2 = 1e-8;
-  const hidden = o.hiddenUnits > 0 ? initHidden(Math.min(o.hiddenBits, o.bits), o.hiddenUnits, o.hiddenInput, o.seed) : null;
+  const hidden = o.hiddenUnits > 0 ? initHidden(Math.min(o.hiddenBits, o.bits), o.hiddenUnits, o.hiddenInput, o.hiddenCap, o.seed) : null;
   const logit = (s: number[]) => windowLogit(s, w, 1, bias, mask) + (hidden ? rawHiddenLogit(s, hidden) : 0);
   const rand = prng(o.seed);
   const order = ex.map((_, i) => i);
@@ -179,10 +181,10 @@ function quantise(m: RawModel, thresholds: { untrustedAt: number; rejectAt: numb
   return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q, hiddenTag };
 }
 
-function rawLogit(m: RawModel, sets: number[][]): number {
+function rawLogit(m: RawModel, sets: number[][], linearOnly = false): number {
   const mask = 2 ** m.bits - 1;
   let best = -Infinity;
-  for (const s of sets) best = Math.max(best, windowLogit(s, m.w, 1, m.bias, mask) + (m.hidden ? rawHiddenLogit(s, m.hidden) : 0));
+  for (const s of sets) best = Math.max(best, windowLogit(s, m.w, 1, m.bias, mask) + (m.hidden && !linearOnly ? rawHiddenLogit(s, m.hidden) : 0));
   return best;
 }
 
@@ -196,8 +198,8 @@ export function foldOf(i: number, k: number): number {
   return i % k;
 }
 
-/** Out-of-fold logits (k-fold) for every row, in row order. */
-export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}): number[] {
+/** Out-of-fold logits (k-fold) for every row, in row order; `linear` (if given) receives the linear parts'. */
+export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}, linear?: number[]): number[] {
   const o = { ...TRAIN_DEFAULTS, ...opts };
   const ex = examples(rows, o.bits, o.sourceWeight);
   const k = o.calibrationFolds || 5;
@@ -205,7 +207,11 @@ export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}): numb
   for (let f = 0; f < k; f++) {
     const train = ex.filter((_, i) => foldOf(i, k) !== f);
     const m = fit(train, o);
-    ex.forEach((e, i) => { if (foldOf(i, k) === f) out[i] = rawLogit(m, e.sets); });
+    ex.forEach((e, i) => {
+      if (foldOf(i, k) !== f) return;
+      out[i] = rawLogit(m, e.sets);
+      if (linear) linear[i] = rawLogit(m, e.sets, true);
+    });
   }
   return out;
 }
@@ -226,14 +232,16 @@ export interface TrainResult {
  * words), sorted — leaving out a text the gate's later steps pass even when the classifier flags it (an attack
  * quoted in a finding, a clean pasted chat): its score cannot make it flagged, so it must not move the threshold.
  */
-export function calibrationScores(model: GateModel, texts: readonly string[]): number[] {
+export function calibrationScores(model: GateModel, texts: readonly string[], linear?: number[]): number[] {
   const out: number[] = [];
   for (const t of texts) {
     if (typeof t !== 'string' || t.length === 0 || gateRules(t).verdict !== 'pass' || sourceProse(t)) continue;
     const views = gateViews(t);
     if (fewWords(views)) continue;
     const z = modelLogit(model, views);
-    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass') out.push(z);
+    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict === 'pass') continue;
+    out.push(z);
+    linear?.push(model.hidden ? modelLogit({ ...model, hidden: null }, views) : z);
   }
   return out.sort((a, b) => a - b);
 }
@@ -246,7 +254,8 @@ export function calibrationScores(model: GateModel, texts: readonly string[]): n
 function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick<TrainOptions, 'devFlagRate' | 'dialogueFlagRate' | 'calibrationMargin'>>):
   { untrustedAt: number; top: number; counts: NonNullable<TrainResult['calibration']> } {
   const model = { ...loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 }))), hidden: shippedHidden(m) };
-  const dev = calibrationScores(model, sets.dev), dialogue = calibrationScores(model, sets.dialogue);
+  const devLinear: number[] = [], dialogueLinear: number[] = [];
+  const dev = calibrationScores(model, sets.dev, devLinear), dialogue = calibrationScores(model, sets.dialogue, dialogueLinear);
   if (dev.length + dialogue.length === 0) throw new Error('train:gate: no calibration text reaches the classifier');
   const at = (scores: number[], size: number, rate: number): number =>
     scores.length === 0 ? -Infinity : harrellDavis(scores, Math.max(0, 1 - (rate * size) / scores.length));
@@ -254,7 +263,7 @@ function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick
   const above = (xs: number[]) => xs.filter((z) => z >= untrustedAt).length;
   return {
     untrustedAt,
-    top: Math.max(dev[dev.length - 1] ?? -Infinity, dialogue[dialogue.length - 1] ?? -Infinity),
+    top: Math.max(...devLinear, ...dialogueLinear, -Infinity), // on the linear part's scale, like `reject`
     counts: { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0, texts: dev.length + dialogue.length, textsFlagged: above(dev) + above(dialogue), devTexts: dev.length, devFlagged: above(dev), dialogueTexts: dialogue.length, dialogueFlagged: above(dialogue) },
   };
 }
@@ -266,10 +275,12 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
   const calibration: TrainResult['calibration'] = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
   const m = fit(examples(rows, o.bits, o.sourceWeight), o);
   if (!thresholds) {
-    const oof = outOfFoldLogits(rows, o);
+    const oofLinear: number[] = [];
+    const oof = outOfFoldLogits(rows, o, oofLinear);
     const benign = oof.filter((_, i) => !rows[i].attack).sort((a, b) => a - b);
     let untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
-    let rejectAt = quantile(benign, o.rejectQuantile) + 2 * o.margin;
+    // `reject` is on the linear part's scale (gateScore): only the linear score quarantines.
+    let rejectAt = quantile(oofLinear.filter((_, i) => !rows[i].attack).sort((a, b) => a - b), o.rejectQuantile) + 2 * o.margin;
     if (opts.calibrationTexts) {
       const c = calibrateUntrusted(m, opts.calibrationTexts, o);
       untrustedAt = c.untrustedAt;
