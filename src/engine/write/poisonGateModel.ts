@@ -386,15 +386,16 @@ export function fewWords(views: string): boolean {
 
 /**
  * The score the gate compares with its thresholds (gate9). Below `untrusted` it is the full logit (linear + hidden layer);
- * at or above it, the linear part's logit, at least `untrusted`: the hidden layer may lower trust, only the linear score
- * quarantines — `reject` is calibrated on linear scores (poisonGateTrain.ts), so a hard-benign text the hidden layer
- * lifts far ("Pretend you are a first-time user and …") does not push `reject` out of reach. Without a hidden layer:
- * modelLogit.
+ * at or above it, the lower of the full logit and the linear part's, at least `untrusted`: the hidden layer may lower
+ * trust, but a text is quarantined only when both scores reach `reject` (calibrated on that lower score,
+ * poisonGateTrain.ts) — so a hard-benign text the hidden layer lifts far ("Pretend you are a first-time user and …")
+ * neither pushes `reject` out of reach nor is rejected, and neither is one whose linear part alone is high. Without a
+ * hidden layer: modelLogit.
  */
 export function gateScore(model: GateModel, views: string): number {
   const z = modelLogit(model, views);
   if (!model.hidden || z < model.untrustedAt) return z;
-  return Math.max(model.untrustedAt, modelLogit({ ...model, hidden: null }, views));
+  return Math.max(model.untrustedAt, Math.min(z, modelLogit({ ...model, hidden: null }, views)));
 }
 
 /** The highest window logit of a text's views (the learned stage's score). */

@@ -198,7 +198,7 @@ export function foldOf(i: number, k: number): number {
   return i % k;
 }
 
-/** Out-of-fold logits (k-fold) for every row, in row order; `linear` (if given) receives the linear parts'. */
+/** Out-of-fold logits (k-fold) for every row, in row order; `linear` (if given) receives min(logit, linear part's) — `reject`'s scale. */
 export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}, linear?: number[]): number[] {
   const o = { ...TRAIN_DEFAULTS, ...opts };
   const ex = examples(rows, o.bits, o.sourceWeight);
@@ -210,7 +210,7 @@ export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}, linea
     ex.forEach((e, i) => {
       if (foldOf(i, k) !== f) return;
       out[i] = rawLogit(m, e.sets);
-      if (linear) linear[i] = rawLogit(m, e.sets, true);
+      if (linear) linear[i] = Math.min(out[i], rawLogit(m, e.sets, true));
     });
   }
   return out;
@@ -241,7 +241,7 @@ export function calibrationScores(model: GateModel, texts: readonly string[], li
     const z = modelLogit(model, views);
     if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict === 'pass') continue;
     out.push(z);
-    linear?.push(model.hidden ? modelLogit({ ...model, hidden: null }, views) : z);
+    linear?.push(model.hidden ? Math.min(z, modelLogit({ ...model, hidden: null }, views)) : z);
   }
   return out.sort((a, b) => a - b);
 }
@@ -263,7 +263,7 @@ function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick
   const above = (xs: number[]) => xs.filter((z) => z >= untrustedAt).length;
   return {
     untrustedAt,
-    top: Math.max(...devLinear, ...dialogueLinear, -Infinity), // on the linear part's scale, like `reject`
+    top: Math.max(...devLinear, ...dialogueLinear, -Infinity), // on `reject`'s scale: min(logit, linear part's)
     counts: { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0, texts: dev.length + dialogue.length, textsFlagged: above(dev) + above(dialogue), devTexts: dev.length, devFlagged: above(dev), dialogueTexts: dialogue.length, dialogueFlagged: above(dialogue) },
   };
 }
@@ -279,7 +279,7 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
     const oof = outOfFoldLogits(rows, o, oofLinear);
     const benign = oof.filter((_, i) => !rows[i].attack).sort((a, b) => a - b);
     let untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
-    // `reject` is on the linear part's scale (gateScore): only the linear score quarantines.
+    // `reject` is on the scale of min(logit, linear part's logit) (gateScore): both must reach it to quarantine.
     let rejectAt = quantile(oofLinear.filter((_, i) => !rows[i].attack).sort((a, b) => a - b), o.rejectQuantile) + 2 * o.margin;
     if (opts.calibrationTexts) {
       const c = calibrateUntrusted(m, opts.calibrationTexts, o);

@@ -155,7 +155,7 @@ describe('poison gate hidden layer', () => {
       assert.ok(moved > 0);
     });
 
-    it('lowers trust but never quarantines on its own: at or above `untrusted` the gate compares the linear part', () => {
+    it('lowers trust but never quarantines on its own: at or above `untrusted` the gate compares min(full, linear part)', () => {
       const model = withHiddenLayer(loadGateModel(linearBytes()), hiddenBytes());
       const linear = { ...model, hidden: null };
       for (const text of [
@@ -165,7 +165,7 @@ describe('poison gate hidden layer', () => {
       ]) {
         const views = gateViews(text);
         const z = modelLogit(model, views);
-        const expected = z < model.untrustedAt ? z : Math.max(model.untrustedAt, modelLogit(linear, views));
+        const expected = z < model.untrustedAt ? z : Math.max(model.untrustedAt, Math.min(z, modelLogit(linear, views)));
         assert.equal(gateScore(model, views), expected, text);
       }
       // A hard-benign instruction between people the hidden layer lifts far: flagged at most untrusted, not rejected.
