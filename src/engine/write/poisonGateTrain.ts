@@ -231,6 +231,9 @@ export interface TrainResult {
  * The shipped model's scores of the calibration texts the classifier decides alone (rules pass, not code, not a few
  * words), sorted — leaving out a text the gate's later steps pass even when the classifier flags it (an attack
  * quoted in a finding, a clean pasted chat): its score cannot make it flagged, so it must not move the threshold.
+ * `linear` (if given) receives the `reject`-scale scores (gateScore) of the texts that would be flagged or rejected at
+ * them — the reject threshold stays above all of those (gate9: a quoted attack in a training slide that the reported-
+ * speech step passes at `untrusted` was still rejected at its own score).
  */
 export function calibrationScores(model: GateModel, texts: readonly string[], linear?: number[]): number[] {
   const out: number[] = [];
@@ -239,9 +242,12 @@ export function calibrationScores(model: GateModel, texts: readonly string[], li
     const views = gateViews(t);
     if (fewWords(views)) continue;
     const z = modelLogit(model, views);
-    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict === 'pass') continue;
-    out.push(z);
-    linear?.push(model.hidden ? Math.min(z, modelLogit({ ...model, hidden: null }, views)) : z);
+    const flagged = createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass';
+    if (flagged) out.push(z);
+    if (!linear) continue;
+    // `reject`'s scale (gateScore); a text the later steps pass at `untrusted` may still be rejected at its own score.
+    const r = model.hidden ? Math.min(z, modelLogit({ ...model, hidden: null }, views)) : z;
+    if (flagged || createGate({ ...model, untrustedAt: r, rejectAt: r })(t).verdict === 'reject') linear.push(r);
   }
   return out.sort((a, b) => a - b);
 }
