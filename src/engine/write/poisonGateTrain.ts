@@ -97,6 +97,15 @@ export const TRAIN_DEFAULTS = {
   hiddenUnits: 16, hiddenBits: 12, hiddenLearningRate: 0.01, hiddenL2: 1e-5, hiddenInput: 1, hiddenCap: 0,
 } as const;
 
+/**
+ * What `npm run train:gate` and `bench gate` use on top of TRAIN_DEFAULTS (gate10). With gate10's ordinary benign rows in
+ * training the model scores benign text lower, the calibrated `untrusted` followed it down (1.20 → 1.00) and 2 of 102
+ * ordinary dev texts stayed flagged; a calibration margin of 0.35 (untrusted 1.10) flags 1 of 102 at deepset CV 0.650
+ * (README, poison gate). A third calibration budget on the ordinary texts was measured and dropped (in-sample it never
+ * binds; held out of training it set untrusted to 2.0 and deepset CV recall fell to 0.562).
+ */
+export const SHIPPED_OPTIONS: TrainOptions = { calibrationMargin: 0.35 };
+
 
 interface Example { sets: number[][]; y: number; weight: number }
 
@@ -315,7 +324,14 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
  * (gate9) it is trained on: deepset CV 0.645, its dev split 55 → 70 of 102 attacks (README, poison gate).
  */
 export const CANDIDATE_TRAIN_FILE = 'test/fixtures/gate-train-gate8.jsonl';
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', CANDIDATE_TRAIN_FILE];
+/**
+ * Ordinary benign texts (gate10: e-mails, code answers, tables, questions, dialogue, notes, issues in EN/DE/HU/ES/FR,
+ * much second-person advice): the training half; the other half is {@link ORDINARY_DEV_FILE}.
+ */
+export const ORDINARY_TRAIN_FILE = 'test/fixtures/gate-train-gate10.jsonl';
+/** The dev half of gate10's ordinary texts: never trained on; `bench gate` reports its flag rate. */
+export const ORDINARY_DEV_FILE = 'test/fixtures/gate-ordinary-dev.jsonl';
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 /** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
@@ -433,13 +449,13 @@ export function trainShipped(deepsetFile: string, root = repoRoot(), locomoFile 
   { module: string; bytes: Uint8Array; hiddenModule: string; hiddenBytes: Uint8Array | null; info: Record<string, unknown> } {
   if (!locomoFile) throw new Error(`train:gate: ${LOCOMO_FILE} not found in ../shared/bench-data (the calibration texts)`);
   const rows = trainingRows(deepsetFile, root);
-  const r = trainGateModel(rows, { calibrationTexts: calibrationTexts(locomoFile, root) });
+  const r = trainGateModel(rows, { ...SHIPPED_OPTIONS, calibrationTexts: calibrationTexts(locomoFile, root) });
   const info = {
     rows: rows.length,
     attacks: rows.filter((x) => x.attack).length,
     deepsetSha256: sha256(readFileSync(deepsetFile)).slice(0, 16),
     calibrationSha256: sha256(sha256(readFileSync(join(root, BENIGN_DEV_FILE))) + sha256(readFileSync(locomoFile))).slice(0, 16),
-    options: TRAIN_DEFAULTS,
+    options: { ...TRAIN_DEFAULTS, ...SHIPPED_OPTIONS },
     untrustedAt: +r.model.untrustedAt.toFixed(4),
     rejectAt: +r.model.rejectAt.toFixed(4),
     outOfFold: r.calibration,
