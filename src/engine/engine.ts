@@ -642,7 +642,7 @@ export class MemoryEngine extends Disposable {
     if (this.closed) throw new MemoryError('E_CLOSED', 'the memory engine is closed');
   }
 
-  private textOfItem(it: Item): string {
+  private textOfItem(it: Pick<Item, 'kind' | 'text' | 'blobHash'>): string {
     return it.kind === 'raw' ? this.writer.textOf(it) : (it.text ?? '');
   }
 

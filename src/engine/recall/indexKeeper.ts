@@ -9,7 +9,7 @@ import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embe
 import type { Embedder } from '../embed/embedder';
 import { errorCode } from '../errors';
 import { Disposable, Emitter, type Event, type Logger } from '../host';
-import type { Item } from '../store/repositories';
+import type { IndexRow } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
 import { fileSource, IMAGE_VERSION } from './indexImage';
@@ -27,13 +27,13 @@ const PERSIST_IDLE_MS = 30_000;
 const VECTOR_DELAY_MS = 50;
 /**
  * An idle or close save is skipped while the image on disk can still catch up (the journal holds every
- * record after its sequence) and at most this many items changed since it — or `SKIP_FRACTION` of the
- * index, when that is more. Re-reading them at the next open is cheap; rewriting the image is not (it
- * grows with the store: ~200 B per index entry). Without this, every recall's access-count update made the next
- * idle or close save rewrite the whole image.
+ * record after its sequence) and at most this many items changed since it. Rewriting the image grows with
+ * the store (~200 B per index entry: ~1.5 s at 1M items); re-reading an item at the next open costs ~0.1 ms
+ * in a small store and up to ~2.5 ms at 1M (its raw chunk inflated, long posting lists copied once), so the
+ * limit does not grow with the index (500 items: ≤ ~1.3 s at each later open of a 1M store, until a save).
+ * Access counts are index-neutral and never count here.
  */
-const SKIP_MAX_CHANGED = 1_000;
-const SKIP_FRACTION = 1 / 200;
+const SKIP_MAX_CHANGED = 500;
 /**
  * Likewise the vector file (~430 B per vector, rewritten whole): an idle or close save is skipped while at
  * most this many vector changes (or `VECTOR_SKIP_FRACTION` of the vectors) happened since it was written
@@ -75,7 +75,7 @@ export class IndexKeeper extends Disposable {
   constructor(
     private readonly store: Store,
     embedder: Embedder,
-    private readonly textOf: (item: Item) => string,
+    private readonly textOf: (item: IndexRow) => string,
     private readonly logger: Logger,
   ) {
     super();
@@ -159,7 +159,7 @@ export class IndexKeeper extends Disposable {
   private applyIds(ids: readonly string[], index: RecallIndex): void {
     for (let i = 0; i < ids.length; i += CATCH_UP_CHUNK) {
       const chunk = ids.slice(i, i + CATCH_UP_CHUNK);
-      const found = new Map(this.store.items.getMany(chunk).map((it) => [it.id, it]));
+      const found = new Map(this.store.items.indexRows(chunk).map((it) => [it.id, it]));
       for (const id of chunk) {
         const it = found.get(id);
         if (it) this.indexItem(it);
@@ -171,11 +171,11 @@ export class IndexKeeper extends Disposable {
   /** Re-feeds every item; items the index holds that the store no longer has are dropped. */
   private reindexAll(): void {
     const seen = new Set<string>();
-    this.store.items.forEach({}, (it) => { seen.add(it.id); this.indexItem(it); });
+    this.store.items.forEachIndexRow((it) => { seen.add(it.id); this.indexItem(it); });
     for (const id of this.recallIndex.allIds()) if (!seen.has(id)) this.recallIndex.remove(id);
   }
 
-  private indexItem(it: Item): void {
+  private indexItem(it: IndexRow): void {
     const ix: IndexedItem = {
       id: it.id, kind: it.kind, text: this.textOf(it), project: it.project, projectType: it.projectType, conversation: it.conversation,
       trust: it.trust, untrusted: it.untrusted, secret: it.secret, pinned: it.pinned, role: it.role, created: it.created,
@@ -228,7 +228,7 @@ export class IndexKeeper extends Disposable {
       const ids = this.index.idsNeedingVectors();
       if (ids.length) this.logger.info('vectors.fill', { embedder: embedderId, items: ids.length });
       for (let i = 0; i < ids.length && !this.closed && this.index.embedderId === embedderId; i += FILL_SLICE) {
-        for (const it of this.store.items.getMany(ids.slice(i, i + FILL_SLICE))) this.index.queueVector(it.id, this.textOf(it));
+        for (const it of this.store.items.indexRows(ids.slice(i, i + FILL_SLICE))) this.index.queueVector(it.id, this.textOf(it));
         await this.index.embedPending();
         await new Promise((r) => setImmediate(r)); // let recalls run between slices
       }
@@ -309,7 +309,7 @@ export class IndexKeeper extends Disposable {
   private noteChanged(ids: readonly string[]): void {
     if (!this.changedSinceImage) return;
     for (const id of ids) this.changedSinceImage.add(id);
-    if (this.changedSinceImage.size > Math.max(SKIP_MAX_CHANGED, this.recallIndex.size * SKIP_FRACTION)) this.changedSinceImage = null;
+    if (this.changedSinceImage.size > SKIP_MAX_CHANGED) this.changedSinceImage = null;
   }
 
   private schedulePersist(): void {

@@ -48,7 +48,7 @@ export function resolvePolicy(p: CompactionPolicy): ResolvedPolicy {
  */
 export function worthCompacting(kind: 'write' | 'idle' | 'close', journalFileBytes: number, snapshot: number, p: ResolvedPolicy): boolean {
   const journal = journalFileBytes - JOURNAL_HEADER_BYTES;
-  if (journal <= 0 || (kind === 'write' && journalFileBytes <= p.compactBytes)) return false;
+  if (journal <= 0) return false;
   if (kind === 'write') return journalFileBytes > Math.max(p.compactBytes, p.compactRatio * snapshot);
   if (snapshot < p.smallSnapshotBytes) return kind === 'close' || journalFileBytes > p.idleCompactBytes;
   if (journal > Math.max(p.replayCompactBytes, snapshot / 256)) return true;

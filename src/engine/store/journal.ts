@@ -44,6 +44,16 @@ export function recordJson(r: Pick<RawRecord, 'version' | 'payload'>): string {
   return b.toString('utf8');
 }
 
+/**
+ * The ids a journal record touched that caches of the recall index must re-read: its touched ids (`t`) less
+ * those the record marked index-neutral (`n`: a text moved into the raw record, an access count).
+ */
+export function idsForIndex(p: { t: string[]; n?: string[] }): string[] {
+  if (!p.n?.length) return p.t;
+  const neutral = new Set(p.n);
+  return p.t.filter((id) => !neutral.has(id));
+}
+
 export interface JournalHeader {
   baseSeq: number;
 }

@@ -1,7 +1,7 @@
 // What a journal compacted away by a schema migration at open touched (ids per record), so that caches
 // persisted at an earlier sequence (the recall index image) can still catch up instead of rebuilding.
 // Kept in memory only, for the life of the open store (Store.touchedIdsSince falls back to it).
-import { recordJson, type RawRecord } from './journal';
+import { idsForIndex, recordJson, type RawRecord } from './journal';
 
 export class MigratedJournal {
   private constructor(private readonly base: number, private readonly last: number, private readonly records: [number, string[]][]) {}
@@ -10,7 +10,7 @@ export class MigratedJournal {
   static of(base: number, last: number, records: readonly RawRecord[]): MigratedJournal | undefined {
     const out: [number, string[]][] = [];
     try {
-      for (const r of records) if (r.seq <= last) out.push([r.seq, (JSON.parse(recordJson(r)) as { t: string[] }).t]);
+      for (const r of records) if (r.seq <= last) out.push([r.seq, idsForIndex(JSON.parse(recordJson(r)) as { t: string[]; n?: string[] })]);
     } catch {
       return undefined;
     }
@@ -18,7 +18,7 @@ export class MigratedJournal {
   }
 
   /**
-   * Ids touched after `seq`: this journal's records after it plus `later(last)` (the fresh journal's, after
+   * Ids touched after `seq` (less index-neutral ones, see `idsForIndex`): this journal's records after it plus `later(last)` (the fresh journal's, after
    * the compaction). null when `seq` is outside it, a record is missing or `later` cannot answer.
    */
   touchedSince(seq: number, later: (seq: number) => string[] | null): string[] | null {

@@ -33,7 +33,7 @@ import type { ItemKind } from '../types';
 import { resolvePolicy, worthCompacting, type CompactionPolicy, type ResolvedPolicy } from './compactionPolicy';
 import { FileLock, ioError } from './fileLock';
 import {
-  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, packPayload, readTail, recordJson, recordSchema,
+  JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, idsForIndex, packPayload, readTail, recordJson, recordSchema,
   scanRecords, truncateDurable, type RawRecord,
 } from './journal';
 import { leftoverTemps, writeFileAtomic } from '../atomicWrite';
@@ -96,7 +96,7 @@ export interface StoreChange {
   origin: 'local' | 'remote';
   /** The whole database was reloaded from a snapshot: anything may have changed. */
   reloaded: boolean;
-  indexNeutral?: string[]; // local writes only: of `ids`, those whose changes left what the recall index holds as it was
+  indexNeutral?: string[]; // of `ids`, those whose changes left what the recall index holds as it was (absent when none)
 }
 
 export interface StoreStats {
@@ -124,6 +124,8 @@ interface Payload {
   v: number;
   s: [string, unknown[]][];
   t: string[];
+  /** Of `t`, the ids whose changes left what the recall index holds as it was (absent when none; older records lack it). */
+  n?: string[];
 }
 
 function encodeParam(p: SqlParam): unknown {
@@ -315,7 +317,8 @@ export class Store extends Disposable {
     }
     if (result instanceof Promise) return Promise.reject(new MemoryError('E_USAGE', 'store.transaction callbacks must be synchronous'));
     if (!batch.stmts.length) return Promise.resolve(result);
-    const payload: Payload = { v: SCHEMA_VERSION, s: batch.stmts.map(([sql, ps]) => [sql, ps.map(encodeParam)]), t: [...batch.touched] };
+    const neutral = batch.indexNeutral();
+    const payload: Payload = { v: SCHEMA_VERSION, s: batch.stmts.map(([sql, ps]) => [sql, ps.map(encodeParam)]), t: [...batch.touched], ...(neutral.length ? { n: neutral } : {}) };
     return new Promise<T>((resolve, reject) => {
       const packed = packPayload(Buffer.from(JSON.stringify(payload), 'utf8'), SCHEMA_VERSION);
       this.pending.push({ batch, version: packed.version, payload: packed.payload, resolve: () => resolve(result), reject });
@@ -563,7 +566,8 @@ export class Store extends Disposable {
 
   /**
    * Ids touched by the records after `seq` up to the current sequence, read from the journal — for
-   * caches persisted at `seq` (the recall index) to catch up. null when the journal no longer holds
+   * caches persisted at `seq` (the recall index) to catch up. Ids a record marked index-neutral are left
+   * out unless another record changed them (`idsForIndex`). null when the journal no longer holds
    * all of them (compacted since, or `seq` is ahead of this store): the caller rebuilds instead.
    */
   touchedIdsSince(seq: number): string[] | null {
@@ -580,7 +584,7 @@ export class Store extends Disposable {
       if (r.seq !== expect) return null;
       expect++;
       try {
-        for (const id of (JSON.parse(recordJson(r)) as Payload).t) ids.add(id);
+        for (const id of idsForIndex(JSON.parse(recordJson(r)) as Payload)) ids.add(id);
       } catch {
         return null;
       }
@@ -780,6 +784,7 @@ export class Store extends Disposable {
     let applied = 0;
     let failed = 0;
     const ids = new Set<string>();
+    const changed = new Set<string>(); // for the recall index (not index-neutral in some record)
     const out = { applied: 0, failed: 0, gap: false, tooNew: false, end: undefined as number | undefined };
     const todo = records.filter((r) => r.seq > this.lastSeq);
     if (!todo.length) return out;
@@ -804,6 +809,7 @@ export class Store extends Disposable {
           for (const [sql, params] of p.s) this.prep(sql).run(params.map(decodeParam));
           this.db.exec('RELEASE rec');
           for (const id of p.t) ids.add(id);
+          for (const id of idsForIndex(p)) changed.add(id);
           applied++;
         } catch (e) {
           this.db.exec('ROLLBACK TO rec');
@@ -820,7 +826,10 @@ export class Store extends Disposable {
     }
     out.applied = applied;
     out.failed = failed;
-    if (applied && !lenient) this.changeEmitter.fire({ ids: [...ids], origin: 'remote', reloaded: false });
+    if (applied && !lenient) {
+      const neutral = [...ids].filter((id) => !changed.has(id));
+      this.changeEmitter.fire({ ids: [...ids], origin: 'remote', reloaded: false, ...(neutral.length ? { indexNeutral: neutral } : {}) });
+    }
     return out;
   }
 

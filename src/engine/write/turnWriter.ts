@@ -488,7 +488,7 @@ export class TurnWriter {
     return null;
   }
 
-  textOf(item: Item): string {
+  textOf(item: Pick<Item, 'text' | 'blobHash'>): string {
     if (item.text !== null) return item.text;
     if (item.blobHash) return this.store.rawBlobs.get(item.blobHash)?.text ?? '';
     return '';

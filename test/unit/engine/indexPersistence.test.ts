@@ -169,6 +169,21 @@ describe('recall index image: saved only when it pays (engine)', function () {
     assert.ok((await t.engine.search('kestrel Kafka orders', { project: 'alpha' })).length > 0);
   });
 
+  it('recalls only count accesses: the next open re-reads nothing and the counts are kept', async () => {
+    t = await createTestEngine(largeStorePolicy);
+    await seed(t);
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    const hits = await t.engine.search('kestrel Kafka', { project: 'alpha' });
+    assert.ok(hits.length > 0);
+    await t.engine.recall({ message: 'How do the kestrel workers use Kafka?', conversation: 'ask', project: 'alpha', window: 8000 });
+    await t.reopen();
+    assert.ok(internals(t.engine).store.openReport.recoveredRecords > 0, 'the access counts were journaled and replayed');
+    assert.ok(internals(t.engine).store.items.get(hits[0]!.id)!.accessCount >= 1);
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    assert.equal(t.engine.indexOpen.caughtUp, 0, 'no item was re-read for an access count');
+  });
+
   it('keeps the vector file when a few vectors changed; the next open adopts it and embeds the rest', async () => {
     t = await createTestEngine(largeStorePolicy);
     await seed(t);

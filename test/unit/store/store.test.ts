@@ -6,6 +6,7 @@ import { MemoryLogger } from '../../../src/engine/host';
 import { recordJson, scanRecords, JOURNAL_HEADER_BYTES } from '../../../src/engine/store/journal';
 import { SCHEMA_VERSION } from '../../../src/engine/store/schema';
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
+import type { Item } from '../../../src/engine/store/repositories';
 import { Store, type StoreChange } from '../../../src/engine/store/store';
 import { aFact, cleanupTempDirs, tempDir } from './helpers';
 
@@ -264,6 +265,49 @@ describe('store', () => {
     assert.equal(s.items.get('rw:a')!.text, null);
     assert.equal(s.rawBlobs.get(s.items.get('rw:a')!.blobHash!)!.text, 'alpha text');
     await assert.rejects(s.transaction((tx) => tx.items.moveTextToRaw('rw:a', '')), /content address/);
+  });
+
+  it('reads the recall index\'s columns alone: the same values as the full rows, in the order asked, missing ids left out', async () => {
+    const s = await openStore(tempDir());
+    await s.transaction((tx) => {
+      tx.items.put(aFact({ id: 'fa:one', created: 5, project: 'alpha', pinned: true, importance: 0.7, tags: ['x'], meta: { k: 1 } }));
+      tx.items.put({ id: 'rw:two', created: 3, text: 'two', role: 'user', conversation: 'c', trust: 'peer', untrusted: true, expiresAt: 99 });
+    });
+    const props = ['id', 'kind', 'text', 'blobHash', 'project', 'projectType', 'conversation', 'trust', 'untrusted', 'secret', 'pinned', 'role',
+      'created', 'importance', 'invalidatedAt', 'archivedAt', 'expiresAt'] as const;
+    const pick = (it: Item) => Object.fromEntries(props.map((p) => [p, it[p]]));
+    const rows = s.items.indexRows(['rw:two', 'fa:none', 'fa:one']);
+    assert.deepEqual(rows.map((r) => Object.keys(r).sort()), [[...props].sort(), [...props].sort()], 'only the index columns');
+    assert.deepEqual(rows, s.items.getMany(['rw:two', 'fa:one']).map(pick));
+    const streamed: string[] = [];
+    s.items.forEachIndexRow((r) => { streamed.push(r.id); });
+    assert.deepEqual(streamed, ['rw:two', 'fa:one'], 'oldest first, as a rebuild reads them');
+  });
+
+  it('journals which ids a write left index-neutral: a later open and another process skip them', async () => {
+    const dir = tempDir();
+    const quiet = { compactBytes: 1 << 30, compactRatio: 0.5, smallSnapshotBytes: 0, idleCompactMs: 600_000, replayCompactBytes: 1 << 30 };
+    const s = await openStore(dir, quiet);
+    await s.transaction((tx) => { for (const id of ['rw:a', 'rw:b', 'rw:c']) tx.items.put({ id, created: 1, text: `${id} text`, role: 'user' }); });
+    const seq = s.seq;
+    const other = await openStore(dir, quiet);
+    const remote: StoreChange[] = [];
+    other.onDidChange((e) => remote.push(e));
+    // Index-neutral: a text moved into the raw record, a recall's access count. rw:c also changes what the index holds.
+    await s.transaction((tx) => { const [h] = tx.rawBlobs.putMany(['rw:a text'], 10); tx.items.moveTextToRaw('rw:a', h!); tx.items.touchAccess(['rw:b', 'rw:c'], 11); });
+    await s.transaction((tx) => tx.items.patch('rw:c', { trust: 'peer' }));
+    assert.deepEqual(s.touchedIdsSince(seq), ['rw:c'], 'only rw:c changed for the index');
+    assert.equal(other.refresh(), true);
+    assert.deepEqual(remote.map((e) => [[...e.ids].sort(), e.indexNeutral]), [[['rw:a', 'rw:b', 'rw:c'], ['rw:a', 'rw:b']]]);
+    await other.close();
+    open.splice(open.indexOf(other), 1);
+    await s.close();
+    open.splice(open.indexOf(s), 1);
+    const again = await openStore(dir, quiet);
+    assert.ok(again.openReport.recoveredRecords > 0, 'the journal was kept and replayed');
+    assert.deepEqual(again.touchedIdsSince(seq), ['rw:c']);
+    assert.equal(again.items.get('rw:b')!.accessCount, 1, 'the neutral writes themselves were applied');
+    assert.equal(again.items.get('rw:a')!.text, null);
   });
 
   it('never logs memory text', async () => {

@@ -177,10 +177,11 @@ describe('Dashboard and status figures (kept exact across processes, crashes and
     assert.deepEqual(figures(t, opts), PINNED.afterCrashReplay);
 
     // The store as the previous release wrote it (schema 1, a journal record on top — a recall counted on a
-    // raw message, no figure moves): migrated and backfilled once; the recall index image saved at the close
-    // before still catches up on that record (the migration's compaction keeps what it touched).
+    // raw message and a patch that re-states its role, no figure moves): migrated and backfilled once; the recall
+    // index image saved at the close before still catches up on that record (the migration's compaction keeps what
+    // it touched). The access count alone is index-neutral and would not be re-read.
     await t.engine.close();
-    await inChild(t.storeDir, [['items', 'touchAccess', ['rw:m0'], T0]], true);
+    await inChild(t.storeDir, [['items', 'touchAccess', ['rw:m0', 'rw:m1'], T0], ['items', 'patch', 'rw:m0', { role: 'user' }]], true);
     await downgradeTo(t.storeDir, 1);
     await t.reopen();
     assert.equal(internals(t.engine).store.openReport.migratedFrom, 1);

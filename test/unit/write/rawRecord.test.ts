@@ -5,6 +5,7 @@ import { MemoryEngine } from '../../../src/engine/engine';
 import type { ImportMessage } from '../../../src/engine/write/turnWriter';
 import { createTestEngine, turn, type TestEngine } from '../engine/builders';
 import { internals } from '../../../src/engine/internals';
+import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
 
 interface LocomoSample { sample_id: string; speaker_a: string; sessions: { id: number | string; date_time: string; turns: { speaker: string; text: string }[] }[] }
 
@@ -161,5 +162,36 @@ describe('raw record (chunked, content-addressed)', () => {
     assert.equal(raw.length, 2);
     for (const it of raw) assert.ok(internals(t.engine).writer.textOf(it).length > 20);
     assert.equal(t.engine.status().bufferedMessages, 0);
+  });
+});
+
+describe('raw record: the items table stays packed after flushes', () => {
+  it('a flush moves its shortened rows to the table\'s end: the snapshot is within 12 % of a vacuumed copy', async function () {
+    this.timeout(120_000);
+    const t = await createTestEngine({ syncVault: false });
+    try {
+      // Messages of ~150 characters in 40-turn conversations, flushed as a whole (a long import, then derivation).
+      const words = 'release train postgres replica vacuum onboarding contractor certificate export bucket font licence invoice budget meeting roadmap'.split(' ');
+      const msgs: ImportMessage[] = Array.from({ length: 2_400 }, (_, j) => ({
+        conversation: `c${Math.floor(j / 40)}`, role: j % 2 ? 'assistant' : 'user', at: 1_000 + j * 60_000,
+        text: `Message ${j}: ` + Array.from({ length: 22 }, (_, k) => words[(j * 7 + k * 3) % words.length]).join(' ') + '.',
+      }));
+      await t.engine.importMessages(msgs);
+      await t.engine.flush();
+      await t.engine.close();
+      const SQL = await loadSqlJs();
+      const db = new SQL.Database(readFileSync(path.join(t.storeDir, 'memory.db')));
+      try {
+        const pages = () => Number(db.exec('PRAGMA page_count')[0]!.values[0]![0]);
+        assert.equal(Number(db.exec("SELECT count(*) FROM items WHERE kind = 'raw' AND text IS NULL AND blob_hash IS NOT NULL")[0]!.values[0]![0]), 2_400, 'every text moved');
+        const live = pages();
+        db.exec('VACUUM');
+        assert.ok(live <= pages() * 1.12, `snapshot ${live} pages vs ${pages()} vacuumed`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await t.cleanup();
+    }
   });
 });

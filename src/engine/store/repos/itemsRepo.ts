@@ -1,126 +1,11 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
 // items
-import { ID_PREFIX, TRUST_LEVELS, kindOfId, type ItemKind, type Trust } from '../../types';
-import { Repo, Row, SqlParam, badInput, checkTime, json, jsonRows, num, str } from './repoBase';
+import { ID_PREFIX, kindOfId, type ItemKind, type Trust } from '../../types';
+import { COL_BY_PROP, INDEX_COLS, ITEM_COLS, ITEM_DEFAULTS, ITEM_INSERT, rowToItem, toParam, type FileStamp, type IndexRow, type Item, type ItemInput, type ItemPatch } from './itemRow';
+import { Repo, Row, SqlParam, badInput, checkTime, jsonRows, num } from './repoBase';
 
-export interface Item {
-  id: string;
-  kind: ItemKind;
-  /** Note kind (user/feedback/…), fact type, … */
-  subkind: string | null;
-  /** NULL for raw messages whose text lives compressed in raw_blobs (see blobHash). */
-  text: string | null;
-  blobHash: string | null;
-  title: string | null;
-  summary: string | null;
-  role: string | null;
-  trust: Trust;
-  prevTrust: Trust | null;
-  untrusted: boolean;
-  secret: boolean;
-  pinned: boolean;
-  tags: string[];
-  provider: string | null;
-  model: string | null;
-  entryPath: string | null;
-  conversation: string | null;
-  project: string | null;
-  projectType: string | null;
-  language: string | null;
-  importance: number | null;
-  salience: number | null;
-  accessCount: number;
-  lastAccessed: number | null;
-  created: number;
-  updated: number | null;
-  validFrom: number | null;
-  invalidatedAt: number | null;
-  /** Working-memory TTL. */
-  expiresAt: number | null;
-  archivedAt: number | null;
-  originalId: string | null;
-  /** e.g. 'vault' for rows rebuilt from files, 'chat', 'tool', 'import'. */
-  sourceType: string | null;
-  /** Vault-relative file path for notes. */
-  path: string | null;
-  contentHash: string | null;
-  /** Vault notes: file mtime (ms) and size (bytes) at the last index; null = re-read at the next sync. */
-  fileMtime: number | null;
-  fileSize: number | null;
-  meta: Record<string, unknown>;
-}
+export type { FileStamp, IndexRow, Item, ItemInput, ItemPatch } from './itemRow';
 
-/** What `items.fileStamps` returns per row. */
-export interface FileStamp {
-  id: string;
-  path: string | null;
-  fileMtime: number | null;
-  fileSize: number | null;
-}
-
-export type ItemInput = { id: string; created: number } & Partial<Omit<Item, 'id' | 'created'>>;
-export type ItemPatch = Partial<Omit<Item, 'id' | 'kind'>>;
-
-type ColType = 'text' | 'num' | 'bool' | 'tags' | 'meta';
-const ITEM_COLS: [keyof Item, string, ColType][] = [
-  ['id', 'id', 'text'], ['kind', 'kind', 'text'], ['subkind', 'subkind', 'text'], ['text', 'text', 'text'],
-  ['blobHash', 'blob_hash', 'text'], ['title', 'title', 'text'], ['summary', 'summary', 'text'], ['role', 'role', 'text'],
-  ['trust', 'trust', 'text'], ['prevTrust', 'prev_trust', 'text'], ['untrusted', 'untrusted', 'bool'],
-  ['secret', 'secret', 'bool'], ['pinned', 'pinned', 'bool'], ['tags', 'tags', 'tags'], ['provider', 'provider', 'text'],
-  ['model', 'model', 'text'], ['entryPath', 'entry_path', 'text'], ['conversation', 'conversation', 'text'],
-  ['project', 'project', 'text'], ['projectType', 'project_type', 'text'], ['language', 'language', 'text'],
-  ['importance', 'importance', 'num'], ['salience', 'salience', 'num'], ['accessCount', 'access_count', 'num'],
-  ['lastAccessed', 'last_accessed', 'num'], ['created', 'created', 'num'], ['updated', 'updated', 'num'],
-  ['validFrom', 'valid_from', 'num'], ['invalidatedAt', 'invalidated_at', 'num'], ['expiresAt', 'expires_at', 'num'],
-  ['archivedAt', 'archived_at', 'num'], ['originalId', 'original_id', 'text'], ['sourceType', 'source_type', 'text'],
-  ['path', 'path', 'text'], ['contentHash', 'content_hash', 'text'], ['fileMtime', 'file_mtime', 'num'],
-  ['fileSize', 'file_size', 'num'], ['meta', 'meta', 'meta'],
-];
-const COL_BY_PROP = new Map(ITEM_COLS.map(([p, c, t]) => [p as string, { col: c, type: t }]));
-const ITEM_INSERT = `INSERT OR REPLACE INTO items (${ITEM_COLS.map((c) => c[1]).join(', ')}) VALUES (${ITEM_COLS.map(() => '?').join(', ')})`;
-
-const ITEM_DEFAULTS: Omit<Item, 'id' | 'kind' | 'created'> = {
-  subkind: null, text: null, blobHash: null, title: null, summary: null, role: null, trust: 'owner', prevTrust: null,
-  untrusted: false, secret: false, pinned: false, tags: [], provider: null, model: null, entryPath: null,
-  conversation: null, project: null, projectType: null, language: null, importance: null, salience: null,
-  accessCount: 0, lastAccessed: null, updated: null, validFrom: null, invalidatedAt: null, expiresAt: null,
-  archivedAt: null, originalId: null, sourceType: null, path: null, contentHash: null, fileMtime: null, fileSize: null, meta: {},
-};
-
-function toParam(prop: string, type: ColType, v: unknown): SqlParam {
-  switch (type) {
-    case 'bool':
-      return v ? 1 : 0;
-    case 'num':
-      checkTime(prop, v);
-      return (v ?? null) as number | null;
-    case 'tags':
-      if (!Array.isArray(v) || v.some((t) => typeof t !== 'string')) throw badInput('tags must be a list of strings');
-      return JSON.stringify(v);
-    case 'meta':
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badInput('meta must be an object');
-      return JSON.stringify(v);
-    default:
-      if (v !== null && v !== undefined && typeof v !== 'string') throw badInput(`${prop} must be a string`);
-      if ((prop === 'trust' || prop === 'prevTrust') && v !== null && v !== undefined && !TRUST_LEVELS.includes(v as Trust)) {
-        throw badInput(`unknown trust level for ${prop}`);
-      }
-      return (v ?? null) as string | null;
-  }
-}
-
-function rowToItem(r: Row): Item {
-  const o: Record<string, unknown> = {};
-  for (const [prop, col, type] of ITEM_COLS) {
-    const v = r[col];
-    if (type === 'bool') o[prop] = v === 1;
-    else if (type === 'num') o[prop] = prop === 'accessCount' ? Number(v ?? 0) : num(v);
-    else if (type === 'tags') o[prop] = json<string[]>(v, []);
-    else if (type === 'meta') o[prop] = json<Record<string, unknown>>(v, {});
-    else o[prop] = str(v);
-  }
-  return o as unknown as Item;
-}
 
 export interface ItemFilter {
   kind?: ItemKind | ItemKind[];
@@ -242,6 +127,8 @@ export interface OverviewGroup {
   demote: number;
 }
 
+const INDEX_SELECT = INDEX_COLS.map((c) => c[1]).join(', ');
+
 export class ItemsRepo extends Repo {
   get(id: string): Item | undefined {
     const r = this.q.get('SELECT * FROM items WHERE id = ?', [id]);
@@ -250,15 +137,29 @@ export class ItemsRepo extends Repo {
 
   /** Items in the order of `ids`; missing ids are left out. */
   getMany(ids: readonly string[]): Item[] {
-    const found = new Map<string, Item>();
+    return this.readMany(ids, '*', (r) => rowToItem(r));
+  }
+
+  /** `getMany` with only the recall index's columns (IndexRow). */
+  indexRows(ids: readonly string[]): IndexRow[] {
+    return this.readMany(ids, INDEX_SELECT, (r) => rowToItem(r, INDEX_COLS));
+  }
+
+  /** Every item's IndexRow, as `forEach({})` streams them (a rebuild of the recall index). */
+  forEachIndexRow(cb: (row: IndexRow) => void): void {
+    this.q.each(`SELECT ${INDEX_SELECT} FROM items ORDER BY created, id`, [], (r) => { cb(rowToItem(r, INDEX_COLS)); });
+  }
+
+  private readMany<T extends { id: string }>(ids: readonly string[], cols: string, map: (r: Row) => T): T[] {
+    const found = new Map<string, T>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      for (const r of this.q.all(`SELECT * FROM items WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)) {
-        const it = rowToItem(r);
+      for (const r of this.q.all(`SELECT ${cols} FROM items WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)) {
+        const it = map(r);
         found.set(it.id, it);
       }
     }
-    return ids.map((id) => found.get(id)).filter((x): x is Item => x !== undefined);
+    return ids.map((id) => found.get(id)).filter((x): x is T => x !== undefined);
   }
 
   /** Whether an item other than `exceptId` points at raw-record message `blobHash` (the items_blob index: no scan). */
@@ -272,7 +173,7 @@ export class ItemsRepo extends Repo {
 
   list(filter: ItemFilter = {}): Item[] {
     const { where, params } = whereOf(filter);
-    return this.q.all(`SELECT * FROM items${where}`, params).map(rowToItem);
+    return this.q.all(`SELECT * FROM items${where}`, params).map((r) => rowToItem(r));
   }
 
   /** Streams matching items without building an array (index building); return false to stop. */
@@ -470,16 +371,18 @@ export class ItemsRepo extends Repo {
   /**
    * Moves a message's text into the raw record (the flush): the row keeps its content address instead of the
    * text. The text itself is unchanged, so the recall index need not read the item again in this process.
+   * The shorter row moves to the table's end (a new rowid; nothing keys on it): shrunk in place it left its page
+   * part empty for good (42 % of the items table after an import); moved rows pack and free whole pages.
    */
   moveTextToRaw(id: string, blobHash: string): void {
     if (typeof blobHash !== 'string' || !blobHash) throw badInput('blobHash must be a content address');
-    this.writeIndexNeutral('UPDATE items SET blob_hash = ?, text = NULL WHERE id = ?', [blobHash, id], id);
+    this.writeIndexNeutral('UPDATE items SET rowid = (SELECT MAX(rowid) FROM items) + 1, blob_hash = ?, text = NULL WHERE id = ?', [blobHash, id], id);
   }
 
-  /** Counts a recall of these items (salience input). */
+  /** Counts a recall of these items (salience input). The recall index holds neither field: index-neutral. */
   touchAccess(ids: readonly string[], at: number): void {
     checkTime('at', at);
-    for (const id of ids) this.write('UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [at, id], id);
+    for (const id of ids) this.writeIndexNeutral('UPDATE items SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [at, id], id);
   }
 
   /** Deletes the item and the rows keyed by it (its sources, outgoing links, vector bookkeeping). */

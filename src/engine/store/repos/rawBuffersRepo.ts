@@ -17,9 +17,10 @@ export class RawBuffersRepo extends Repo {
     checkTime('at', e.at);
     if (typeof e.text !== 'string' || typeof e.conversation !== 'string') throw badInput('raw buffer entry needs conversation and text');
     this.write(
+      // A scalar sub-select, not INSERT … SELECT FROM raw_buffers (which SQLite runs through a temp table).
       `INSERT INTO raw_buffers (conversation, seq, role, text, provenance, at)
-       SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM raw_buffers WHERE conversation = ?`,
-      [e.conversation, e.role, e.text, JSON.stringify(e.provenance ?? {}), e.at, e.conversation],
+       VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM raw_buffers WHERE conversation = ?), ?, ?, ?, ?)`,
+      [e.conversation, e.conversation, e.role, e.text, JSON.stringify(e.provenance ?? {}), e.at],
     );
   }
   list(conversation: string): RawBufferEntry[] {
