@@ -1,6 +1,7 @@
 // Trainer of the poison gate's learned stage (issue #14). Not part of the extension bundle: run by
 // `npm run train:gate` (test/tools/trainGate.mjs), by the weights test and by `bench gate` (for the
-// cross-validated deepset scores). Deterministic: rows in a fixed order, a seeded PRNG for the epoch
+// cross-validated deepset scores). Deterministic: rows in a canonical order (by a hash of their text, whatever the
+// order of the files and rows), a seeded PRNG for the epoch
 // shuffles, float64 arithmetic in a fixed order, then int8 quantisation — the same data give the same
 // weights file byte for byte.
 //
@@ -283,8 +284,19 @@ function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick
   };
 }
 
-/** Trains, calibrates and encodes a model. Same rows + options → same bytes. */
-export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): TrainResult {
+/**
+ * The rows in a canonical order (gate11): by SHA-256 of the text, ties by label, source, language, family — so the
+ * same rows give the same model whatever the order of the files and of the rows inside them (gate10: the same data in
+ * another file order calibrated `untrusted` at 1.073 instead of 1.100). Rows equal in every key are interchangeable.
+ */
+export function canonicalRows(rows: readonly TrainRow[]): TrainRow[] {
+  const key = (r: TrainRow) => `${sha256(r.text)}\u0000${r.attack ? 1 : 0}\u0000${r.source ?? ''}\u0000${r.lang ?? ''}\u0000${r.family ?? ''}`;
+  return rows.map((r) => ({ r, k: key(r) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((x) => x.r);
+}
+
+/** Trains, calibrates and encodes a model. Same rows (in any order) + options → same bytes. */
+export function trainGateModel(input: readonly TrainRow[], opts: TrainOptions = {}): TrainResult {
+  const rows = canonicalRows(input);
   const o = { ...TRAIN_DEFAULTS, ...opts };
   let thresholds = opts.thresholds;
   const calibration: TrainResult['calibration'] = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };

@@ -131,6 +131,20 @@ describe('poison gate learned stage', () => {
       assert.equal(sha(a), sha(b));
       assert.notEqual(sha(a), sha(c));
     });
+
+    it('trains the same bytes from the same rows in any order (files swapped, rows shuffled), calibration included', () => {
+      const root = repoRoot(__dirname);
+      const part = (f: string, n: number): TrainRow[] => readJsonl(join(root, f)).slice(0, n).map((v) => ({ text: String(v.text), attack: v.label === 'injection', source: f }));
+      const x = part(OWN_TRAIN_FILES[2], 120), y = part(OWN_TRAIN_FILES[3], 80);
+      const shuffled = [...y, ...x].map((r, i) => ({ r, k: (i * 7919) % 211 })).sort((p, q) => p.k - q.k).map((p) => p.r);
+      assert.notDeepEqual(shuffled.map((r) => r.text), [...x, ...y].map((r) => r.text));
+      const dialogue = ['See you at the climbing gym tonight!', 'Did you get the tickets for Saturday?', 'Grandma loved the photos you sent.'];
+      const opts = { bits: 12, epochs: 3, calibrationFolds: 3, hiddenUnits: 4, calibrationTexts: { dev: y.filter((r) => !r.attack).map((r) => r.text), dialogue } };
+      const a = trainGateModel([...x, ...y], opts), b = trainGateModel(shuffled, opts);
+      assert.equal(sha(a.bytes), sha(b.bytes));
+      assert.equal(sha(a.hiddenBytes ?? new Uint8Array()), sha(b.hiddenBytes ?? new Uint8Array()));
+      assert.deepEqual(a.calibration, b.calibration);
+    });
   });
 
   describe('verdicts', () => {
