@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ATTACK_DEV_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
+  ATTACK_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -179,6 +179,16 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   result.ordinaryDev = { byLang: table(ov, (r) => r.lang ?? 'und'), byFamily: table(ov, (r) => r.family ?? ''), detectors: countDetectors(ov) };
   if (ctx.args.confusion) {
     result.ordinaryDevFlagged = ov.filter((x) => x.after.verdict !== 'pass')
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+  }
+
+  // (b2c) hard-benign dev half (gate11: preferences, instructions between people, decisions, security quotes, app prompts
+  // in code, sysadmin, bot commands, meetings; never trained on, not used for calibration).
+  const hardRaw = readJsonl(join(root, HARD_DEV_FILE));
+  const hv: Verdicts = hardRaw.map((x) => toRow(x, HARD_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  result.hardDev = { byLang: table(hv, (r) => r.lang ?? 'und'), byFamily: table(hv, (r) => r.family ?? ''), detectors: countDetectors(hv) };
+  if (ctx.args.confusion) {
+    result.hardDevFlagged = hv.filter((x) => x.after.verdict !== 'pass')
       .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
   }
 

@@ -329,7 +329,6 @@ export function trainGateModel(input: readonly TrainRow[], opts: TrainOptions = 
 // ---------------------------------------------------------------------------------------------
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
-/** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
 /**
  * A second author's corpus (gate8: 483 hijacking/extraction/memory-poisoning attacks, 722 look-alikes). gate8 kept it
  * out of training: with the linear model alone it cost deepset CV recall 0.665 → 0.626 (DE 0.56). With the hidden layer
@@ -343,7 +342,15 @@ export const CANDIDATE_TRAIN_FILE = 'test/fixtures/gate-train-gate8.jsonl';
 export const ORDINARY_TRAIN_FILE = 'test/fixtures/gate-train-gate10.jsonl';
 /** The dev half of gate10's ordinary texts: never trained on; `bench gate` reports its flag rate. */
 export const ORDINARY_DEV_FILE = 'test/fixtures/gate-ordinary-dev.jsonl';
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE];
+/**
+ * Hard-benign texts (gate11: preferences, instructions between people, decisions, security reviews quoting attacks, app
+ * prompts in code, sysadmin, bot commands, meetings in EN/DE/HU/ES/FR): the training half; the other half is {@link HARD_DEV_FILE}.
+ */
+export const HARD_TRAIN_FILE = 'test/fixtures/gate-train-gate11.jsonl';
+/** The dev half of gate11's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
+export const HARD_DEV_FILE = 'test/fixtures/gate-hard-dev.jsonl';
+/** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 /** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
