@@ -343,12 +343,18 @@ export const ORDINARY_TRAIN_FILE = 'test/fixtures/gate-train-gate10.jsonl';
 /** The dev half of gate10's ordinary texts: never trained on; `bench gate` reports its flag rate. */
 export const ORDINARY_DEV_FILE = 'test/fixtures/gate-ordinary-dev.jsonl';
 /**
- * Hard-benign texts (gate11: preferences, instructions between people, decisions, security reviews quoting attacks, app
- * prompts in code, sysadmin, bot commands, meetings in EN/DE/HU/ES/FR): the training half; the other half is {@link HARD_DEV_FILE}.
+ * Hard-benign texts (gate11: preferences, instructions between people, decisions, sysadmin, bot commands in EN/DE/HU/ES/FR):
+ * the training half without {@link HARD_QUOTING_FILE}; the other half is {@link HARD_DEV_FILE}.
  */
 export const HARD_TRAIN_FILE = 'test/fixtures/gate-train-gate11.jsonl';
 /** The dev half of gate11's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
 export const HARD_DEV_FILE = 'test/fixtures/gate-hard-dev.jsonl';
+/**
+ * gate11's training-half rows that quote or embed attacks (security quotes, meetings about attacks, app code holding
+ * prompts and test injections): written for training and kept out of it — trained on, they taught attack wording as
+ * benign and deepset CV recall fell 0.650 → 0.635 (DE 0.606 → 0.592; README, poison gate). Never calibrated on.
+ */
+export const HARD_QUOTING_FILE = 'test/fixtures/gate-hard-quoting.jsonl';
 /** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */

@@ -1,13 +1,15 @@
 // Issue #14, gate11: hard-benign texts (standing preferences, instructions between people, decisions such as new bank
 // details, security reviews quoting attacks, apps with system prompts in strings, sysadmin, bot commands, meetings) in
-// five languages. Half is trained on (gate-train-gate11.jsonl), half is a dev set never trained or calibrated on
-// (gate-hard-dev.jsonl), scored by `bench gate`. Plus the two code-path fixes of gate11, each with attacks shaped alike.
+// five languages. Half is a dev set never trained or calibrated on (gate-hard-dev.jsonl, scored by `bench gate`); of the
+// other half, the rows that quote or embed attacks are kept out of training (gate-hard-quoting.jsonl: trained on, they
+// cost deepset recall) and the rest is trained on (gate-train-gate11.jsonl). Plus gate11's code-view fixes, each with
+// attacks shaped alike.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gate } from '../../../src/engine/write/poisonGate';
 import { sourceProse } from '../../../src/engine/write/poisonGateSource';
-import { BENIGN_DEV_FILE, HARD_DEV_FILE, HARD_TRAIN_FILE, ORDINARY_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { BENIGN_DEV_FILE, HARD_DEV_FILE, HARD_QUOTING_FILE, HARD_TRAIN_FILE, ORDINARY_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
 
 const LANGS = ['en', 'de', 'hu', 'es', 'fr'];
 const FAMILIES = ['preference', 'people_instruction', 'decision', 'security_quote', 'llm_code', 'sysadmin', 'bot_command', 'meeting'];
@@ -16,31 +18,36 @@ describe('poison gate: gate11 hard-benign texts', () => {
   const root = repoRoot(__dirname);
   const train = readJsonl(join(root, HARD_TRAIN_FILE));
   const dev = readJsonl(join(root, HARD_DEV_FILE));
+  const quoting = readJsonl(join(root, HARD_QUOTING_FILE));
+  const QUOTING = ['security_quote', 'meeting', 'llm_code'];
   const key = (v: Record<string, unknown>) => String(v.text).trim().toLowerCase();
 
-  it('trains on one half and never on the dev half', () => {
+  it('trains on the training half without its quoting rows, never on those or on the dev half', () => {
     assert.ok(OWN_TRAIN_FILES.includes(HARD_TRAIN_FILE));
     assert.ok(!OWN_TRAIN_FILES.includes(HARD_DEV_FILE));
+    assert.ok(!OWN_TRAIN_FILES.includes(HARD_QUOTING_FILE));
   });
 
   it('has well-formed benign rows in five languages and eight families, 100 per half, every family per language', () => {
-    for (const [file, rows] of [[HARD_TRAIN_FILE, train], [HARD_DEV_FILE, dev]] as const) {
+    const halves = [[HARD_TRAIN_FILE, train, FAMILIES.filter((f) => !QUOTING.includes(f))], [HARD_QUOTING_FILE, quoting, QUOTING], [HARD_DEV_FILE, dev, FAMILIES]] as const;
+    for (const [file, rows, families] of halves) {
       assert.ok(readFileSync(join(root, file), 'utf8').endsWith('\n'), file);
       const bad = rows.filter((v) => typeof v.text !== 'string' || !v.text.trim() || v.label !== 'benign'
-        || !LANGS.includes(String(v.lang)) || !FAMILIES.includes(String(v.family)) || v.source !== 'gate11');
+        || !LANGS.includes(String(v.lang)) || !families.includes(String(v.family)) || v.source !== 'gate11');
       assert.equal(bad.length, 0, `${file}: ${bad.length} malformed rows`);
-      assert.ok(rows.length >= 100, `${file}: ${rows.length} rows`);
-      for (const lang of LANGS) for (const family of FAMILIES) {
+      for (const lang of LANGS) for (const family of families) {
         assert.ok(rows.some((v) => v.lang === lang && v.family === family), `${file}: ${lang}/${family}`);
       }
     }
+    assert.equal(train.length + quoting.length, 100);
+    assert.equal(dev.length, 100);
   });
 
   it('shares no text with any other corpus', () => {
     const others = [...OWN_TRAIN_FILES.filter((f) => f !== HARD_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl']
       .flatMap((f) => readJsonl(join(root, f)).map(key));
     const seen = new Set(others);
-    const ours = [...train, ...dev].map(key);
+    const ours = [...train, ...quoting, ...dev].map(key);
     assert.equal(new Set(ours).size, ours.length, 'duplicate inside gate11');
     assert.deepEqual(ours.filter((k) => seen.has(k)), []);
   });

@@ -12,7 +12,7 @@ import { GATE_HIDDEN_B64, GATE_HIDDEN_SHA256 } from '../../../src/engine/write/p
 import { GATE_WEIGHTS_B64 } from '../../../src/engine/write/poisonGateWeights';
 
 // The shipped hidden layer's SHA-256: a retrain that changes it must update this line (a visible, reviewed diff).
-const SHIPPED_HIDDEN_SHA256 = '1a189f174a86d9aa4a9b43230cdc799673dcdc4d99d7f420de25d075dc021f17';
+const SHIPPED_HIDDEN_SHA256 = 'c5fa694c48900eeaa02a2ac87c913ea0b7eccfb50f49237e136f28c9b589f2a0';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const hiddenBytes = () => new Uint8Array(Buffer.from(GATE_HIDDEN_B64, 'base64'));
