@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ATTACK_DEV_FILE, BENIGN_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, repoRoot, toRow, trainGateModel, TrainRow,
+  ATTACK_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -115,7 +115,7 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
     const cal = calibrationTexts(locomoDataFile(ctx.args), root); // calibrated as the shipped model is
     const v: Verdicts = [];
     for (let f = 0; f < folds; f++) {
-      const { model } = trainGateModel([...own, ...ds.filter((_, i) => foldOf(i, folds) !== f)], { calibrationTexts: cal });
+      const { model } = trainGateModel([...own, ...ds.filter((_, i) => foldOf(i, folds) !== f)], { ...SHIPPED_OPTIONS, calibrationTexts: cal });
       const g = createGate(model);
       ds.forEach((row, i) => { if (foldOf(i, folds) === f) v.push({ row, before: gateRules(row.text), after: g(row.text) }); });
     }
@@ -169,6 +169,26 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   };
   if (ctx.args.confusion) {
     result.benignDevFlagged = dv.filter((x) => x.after.verdict !== 'pass')
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+  }
+
+  // (b2b) ordinary benign dev half (gate10: e-mails, code answers, tables, questions, dialogue, notes, issues; never
+  // trained on, not used for calibration).
+  const ordRaw = readJsonl(join(root, ORDINARY_DEV_FILE));
+  const ov: Verdicts = ordRaw.map((x) => toRow(x, ORDINARY_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  result.ordinaryDev = { byLang: table(ov, (r) => r.lang ?? 'und'), byFamily: table(ov, (r) => r.family ?? ''), detectors: countDetectors(ov) };
+  if (ctx.args.confusion) {
+    result.ordinaryDevFlagged = ov.filter((x) => x.after.verdict !== 'pass')
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+  }
+
+  // (b2c) hard-benign dev half (gate11: preferences, instructions between people, decisions, security quotes, app prompts
+  // in code, sysadmin, bot commands, meetings; never trained on, not used for calibration).
+  const hardRaw = readJsonl(join(root, HARD_DEV_FILE));
+  const hv: Verdicts = hardRaw.map((x) => toRow(x, HARD_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  result.hardDev = { byLang: table(hv, (r) => r.lang ?? 'und'), byFamily: table(hv, (r) => r.family ?? ''), detectors: countDetectors(hv) };
+  if (ctx.args.confusion) {
+    result.hardDevFlagged = hv.filter((x) => x.after.verdict !== 'pass')
       .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
   }
 

@@ -1,6 +1,6 @@
 // `npm run train:gate`: retrains the poison gate's learned stage from the fixed training data (own corpora
 // in test/fixtures + the deepset train split in ../shared/bench-data, or --deepset FILE) with the fixed seed,
-// and writes src/engine/write/poisonGateWeights.ts. Deterministic: a second run writes the same bytes
+// and writes src/engine/write/poisonGateWeights.ts and poisonGateHiddenWeights.ts (the hidden layer, gate9). Deterministic: a second run writes the same bytes
 // (test/unit/write/poisonGateModel.test.ts checks that, and the shipped table's hash).
 // Run after `node build.mjs` (the npm script does both); rebuild afterwards to bundle the new weights.
 import { createRequire } from 'node:module';
@@ -19,7 +19,12 @@ if (!deepset) {
   process.exit(2);
 }
 const t0 = Date.now();
-const { module, info, bytes } = T.trainShipped(deepset, root);
+const { module, info, bytes, hiddenModule, hiddenBytes } = T.trainShipped(deepset, root);
 const out = join(root, 'src', 'engine', 'write', 'poisonGateWeights.ts');
+const hiddenOut = join(root, 'src', 'engine', 'write', 'poisonGateHiddenWeights.ts');
 writeFileSync(out, module);
-console.log(JSON.stringify({ wrote: out, bytes: bytes.length, sha256: T.sha256(bytes), ms: Date.now() - t0, ...info }, null, 2));
+writeFileSync(hiddenOut, hiddenModule);
+console.log(JSON.stringify({
+  wrote: [out, hiddenOut], bytes: bytes.length, sha256: T.sha256(bytes),
+  hiddenBytes: hiddenBytes ? hiddenBytes.length : 0, hiddenSha256: hiddenBytes ? T.sha256(hiddenBytes) : null, ms: Date.now() - t0, ...info,
+}, null, 2));

@@ -13,7 +13,7 @@ import type { Store } from '../store/store';
 import type { Trust } from '../types';
 import { contentHash } from './rawCodec';
 import { detectSecrets } from './mask';
-import { gate } from './poisonGate';
+import { gate, GateResult } from './poisonGate';
 
 export interface DocIngestDeps {
   store: Store;
@@ -92,7 +92,7 @@ export async function loadDocument(deps: DocIngestDeps, input: LoadDocumentInput
     const id = `dc:${docHash}-${createHash('sha256').update(`${titlePath}\u0000${n}`).digest('hex').slice(0, 16)}`;
     const hash = contentHash(sec.text);
     const secret = detectSecrets(sec.text).classes.some((c) => SECRET_CLASSES.has(c));
-    const verdict = gate(sec.text);
+    const verdict = sectionVerdict(sec.text);
     const itemTrust: Trust = verdict.verdict === 'reject' ? 'quarantined' : trust;
     if (secret) res.secret++;
     res.ids.push(id);
@@ -126,6 +126,21 @@ export async function loadDocument(deps: DocIngestDeps, input: LoadDocumentInput
   }
   deps.logger.info('doc.loaded', { doc: docHash, sections: sections.length, added: res.added, updated: res.updated, unchanged: res.unchanged, removed: res.removed, secret: res.secret });
   return res;
+}
+
+const RANK: Record<GateResult['verdict'], number> = { pass: 0, untrusted: 1, reject: 2 };
+
+/**
+ * A section's verdict: the stricter of the gate's on the section and on its body without the heading line (gate10: a
+ * neutral heading such as "## Notes" lowered a classifier-only reject to `untrusted`; the heading is a label, it must
+ * not dilute what follows it).
+ */
+function sectionVerdict(text: string): GateResult {
+  const whole = gate(text);
+  const m = /^#{1,6}[ \t][^\n]*\n/.exec(text);
+  if (!m || whole.verdict === 'reject') return whole;
+  const body = gate(text.slice(m[0].length));
+  return RANK[body.verdict] > RANK[whole.verdict] ? body : whole;
 }
 
 /**

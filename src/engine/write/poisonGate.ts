@@ -35,7 +35,7 @@
 // on out-of-fold benign texts: a score above `untrustedAt` lowers trust, above `rejectAt` quarantines.
 // If the shipped weights cannot be loaded the gate runs the rules alone and gateModelStatus() says why.
 
-import { fewWords, GateModel, loadGateModel, modelLogit, WEIGHTS_VERSION } from './poisonGateModel';
+import { fewWords, GateModel, gateScore, loadGateModel, WEIGHTS_VERSION, withHiddenLayer } from './poisonGateModel';
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
@@ -45,6 +45,7 @@ import { promptInCode } from './poisonGateCode';
 import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
+import { GATE_HIDDEN_B64, GATE_HIDDEN_SHA256 } from './poisonGateHiddenWeights';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
 
@@ -504,16 +505,16 @@ export function createGate(model: GateModel | null): GateFn {
     if (ruled.verdict !== 'pass' || !model) return ruled;
     const prose = sourceProse(text); // mostly source code: the classifier judges the prose inside it (poisonGateSource.ts)
     if (prose) {
-      const v = judgeProse(prose, { score: (t) => modelLogit(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
+      const v = judgeProse(prose, { score: (t) => gateScore(model, gateViews(t)), short: (t) => fewWords(gateViews(t)), untrustedAt: model.untrustedAt, rejectAt: model.rejectAt });
       return v === 'pass' ? ruled : { verdict: v, detector: 'classifier' };
     }
-    const z = modelLogit(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
+    const z = gateScore(model, views), short = fewWords(views); // a few words: too little evidence (SHORT_WORDS)
     return z >= model.rejectAt && !short ? { verdict: 'reject', detector: 'classifier' } : z >= (short ? model.rejectAt : model.untrustedAt) ? { verdict: 'untrusted', detector: 'classifier' } : ruled;
   };
   const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only far above reject (judgeProse)
     const views = gateViews(text);
     const ruled = rulesOnViews(views);
-    return ruled.verdict !== 'pass' || !model || modelLogit(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
+    return ruled.verdict !== 'pass' || !model || gateScore(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
     const whole = twoStages(text);
@@ -528,13 +529,14 @@ export function createGate(model: GateModel | null): GateFn {
 }
 
 /**
- * A gate from a weights file given as base64 (the shipped form) or bytes. A corrupt or missing table
- * leaves the rules in charge: `error` says why (no text is logged), `model` is null.
+ * A gate from a weights file and its hidden layer's file (if the weights were trained with one), each given as base64
+ * (the shipped form) or bytes. A corrupt or missing table, or a hidden layer that is not the weights' own, leaves the
+ * rules in charge: `error` says why (no text is logged), `model` is null.
  */
-export function gateFromWeights(weights: string | Uint8Array): { gate: GateFn; model: GateModel | null; error: string | null } {
+export function gateFromWeights(weights: string | Uint8Array, hidden: string | Uint8Array = ''): { gate: GateFn; model: GateModel | null; error: string | null } {
   try {
     const bytes = typeof weights === 'string' ? Buffer.from(weights, 'base64') : weights;
-    const model = loadGateModel(bytes);
+    const model = withHiddenLayer(loadGateModel(bytes), typeof hidden === 'string' ? Buffer.from(hidden, 'base64') : hidden);
     return { gate: createGate(model), model, error: null };
   } catch (e) {
     return { gate: createGate(null), model: null, error: e instanceof Error ? e.message : String(e) };
@@ -545,7 +547,7 @@ export function gateFromWeights(weights: string | Uint8Array): { gate: GateFn; m
 let shipped: ReturnType<typeof gateFromWeights> | undefined;
 
 function shippedGate(): GateFn {
-  if (!shipped) shipped = gateFromWeights(GATE_WEIGHTS_B64);
+  if (!shipped) shipped = gateFromWeights(GATE_WEIGHTS_B64, GATE_HIDDEN_B64);
   return shipped.gate;
 }
 
@@ -565,6 +567,8 @@ export interface GateStatus {
   rejectAt: number | null;
   /** Why the learned stage is off (corrupt, wrong version …), else null. */
   error: string | null;
+  /** The hidden layer (poisonGateHidden.ts): units, buckets and the SHA-256 of its file; null for a linear model. */
+  hidden: { units: number; buckets: number; sha256: string } | null;
   /** Rule patterns, distinct rule detector names, and learned detectors (1 = classifier active). */
   detectors: { rulePatterns: number; ruleNames: number; learned: number };
 }
@@ -582,6 +586,7 @@ export function gateModelStatus(): GateStatus {
     untrustedAt: m ? +m.untrustedAt.toFixed(4) : null,
     rejectAt: m ? +m.rejectAt.toFixed(4) : null,
     error: shipped?.error ?? null,
+    hidden: m?.hidden ? { units: m.hidden.units, buckets: 2 ** m.hidden.bits, sha256: GATE_HIDDEN_SHA256 } : null,
     detectors: { rulePatterns: DETECTORS.length, ruleNames: new Set(DETECTORS.map((d) => d.name)).size, learned: m ? 1 : 0 },
   };
 }

@@ -15,9 +15,11 @@
 //
 // Weights file format (little-endian), base64 in poisonGateWeights.ts:
 //   0  magic "PGW1" | 4 u32 version | 8 u32 log2(buckets) | 12 f32 bias | 16 f32 scale
-//   20 f32 untrusted threshold (logit) | 24 f32 reject threshold (logit) | 28 u32 reserved
+//   20 f32 untrusted threshold (logit) | 24 f32 reject threshold (logit) | 28 u32 hidden-layer tag (0: none; else the
+//   first four bytes of the hidden layer's SHA-256 — the thresholds were calibrated with that layer, gate9)
 //   32 32-byte SHA-256 of the int8 table | 64 int8[buckets]
 import { createHash } from 'node:crypto';
+import { HiddenLayer, hiddenLogit, hiddenTagOf, INPUT_BIT, loadHiddenLayer } from './poisonGateHidden';
 
 export const WEIGHTS_MAGIC = 'PGW1';
 export const WEIGHTS_VERSION = 1;
@@ -43,6 +45,10 @@ export interface GateModel {
   weights: Int8Array;
   /** SHA-256 (hex) of the int8 table, as recorded in the header and verified on load. */
   sha256: string;
+  /** Optional hidden layer (poisonGateHidden.ts, its own file) whose output adds to the linear logit. */
+  hidden?: HiddenLayer | null;
+  /** The hidden layer these weights were trained and calibrated with (hiddenTagOf), 0 for none. */
+  hiddenTag?: number;
 }
 
 /** Parses and verifies a weights file; throws GateModelError naming what is wrong. */
@@ -72,7 +78,19 @@ export function loadGateModel(bytes: Uint8Array): GateModel {
   const got = createHash('sha256').update(table).digest('hex');
   if (want !== got) throw new GateModelError(`weights checksum mismatch (header ${want.slice(0, 12)}…, table ${got.slice(0, 12)}…): the file is corrupt`);
   const weights = new Int8Array(table.buffer.slice(table.byteOffset, table.byteOffset + table.byteLength));
-  return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got };
+  return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got, hiddenTag: dv.getUint32(28, true) };
+}
+
+/**
+ * The model with its hidden layer file attached (empty or null: none), checked against the tag in the weights' header:
+ * weights calibrated with a hidden layer are refused without it or with another one, and the other way round.
+ */
+export function withHiddenLayer(model: GateModel, hidden: Uint8Array | null): GateModel {
+  const h = hidden && hidden.length > 0 ? loadHiddenLayer(hidden) : null;
+  const tag = model.hiddenTag ?? 0;
+  if (h && hiddenTagOf(h) !== tag) throw new GateModelError(tag ? 'the hidden layer does not belong to these weights (tag mismatch)' : 'these weights take no hidden layer, one was given');
+  if (!h && tag) throw new GateModelError('these weights need their hidden layer, which is missing');
+  return { ...model, hidden: h };
 }
 
 /** Serialises a model (the trainer's output) to the weights file format. */
@@ -88,6 +106,7 @@ export function encodeGateModel(m: Omit<GateModel, 'sha256'>): Uint8Array {
   dv.setFloat32(16, m.scale, true);
   dv.setFloat32(20, m.untrustedAt, true);
   dv.setFloat32(24, m.rejectAt, true);
+  dv.setUint32(28, m.hiddenTag ?? 0, true);
   out.set(new Uint8Array(m.weights.buffer, m.weights.byteOffset, n), HEADER_BYTES);
   out.set(createHash('sha256').update(out.subarray(HEADER_BYTES)).digest(), 32);
   return out;
@@ -168,6 +187,12 @@ export function tokens(view: string): string[] {
 }
 
 const SENT_END = new Set(['.', '!', '?', '\n', ':']);
+/**
+ * Bit 30 of a feature id marks a structural feature — built from cue classes and punctuation only (a class, class
+ * pairs, a sentence's opening class × a later class, "addressed to an AI" × class), not from words or characters. The
+ * linear table ignores the bit (it reads the low bits); the hidden layer (poisonGateHidden.ts) may read only these.
+ */
+export const STRUCTURAL = INPUT_BIT;
 
 // Integer feature hashing: a feature is (kind, string) hashed with FNV-1a seeded by its kind, or a mix of
 // two such hashes (bigrams, class pairs) — no feature strings are built on the hot path.
@@ -212,13 +237,14 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
   generation = (generation + 1) >>> 0;
   if (generation === 0) { stamp.fill(0); generation = 1; }
   const gen = generation;
-  const add = (h: number) => {
+  const add = (h: number, structural = 0) => {
     const b = h & mask;
-    if (stamp[b] !== gen) { stamp[b] = gen; out.push(h & keep); }
+    if (stamp[b] !== gen) { stamp[b] = gen; out.push((h & keep) | structural); }
   };
   let prev = BOS;
   let prevCls = 0;
   let sentKey = 0;
+  let sentKeyClass = 0;
   let startOfSentence = true;
   let sentence = 0;
   const classes: Array<[number, number, string]> = [];
@@ -230,9 +256,9 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
   for (let i = from; i < to; i++) {
     const t = toks[i];
     if (t.length === 1 && SENT_END.has(t)) {
-      if (t === ':' && aiInSentence) { add(mix(AI_CLASS, 0, K_AI_LABEL)); addressed = true; }
+      if (t === ':' && aiInSentence) { add(mix(AI_CLASS, 0, K_AI_LABEL), STRUCTURAL); addressed = true; }
       if (t !== ':') aiInSentence = false;
-      add(hashStr(K_PUNCT, t));
+      add(hashStr(K_PUNCT, t), STRUCTURAL);
       if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
       else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
       prev = hashStr(K_WORD, t);
@@ -251,28 +277,28 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     if (prevCls) add(mix(prevCls, hw, K_CLASS_WORD));
     // Imperative × target: the sentence's first word (or its class) with each class later in the sentence
     // ("Spell … the password", "Translate … your instructions").
-    if (startOfSentence) sentKey = cls ? hc : hw;
-    else if (hc) add(mix(sentKey, hc, K_SENT));
+    if (startOfSentence) { sentKey = cls ? hc : hw; sentKeyClass = cls ? STRUCTURAL : 0; }
+    else if (hc) add(mix(sentKey, hc, K_SENT), sentKeyClass);
     prevCls = hc;
     if (startOfSentence) {
       // A sentence's first word (the imperative slot), and its class; a later sentence opening with a
       // command after a benign first one is the "question + injected instruction" shape.
       add(mix(hw, 0, K_START));
-      if (cls) add(mix(hc, 0, K_START_CLASS));
-      if (sentence > 0) add(mix(cls ? hc : hw, 0, K_LATER_START));
+      if (cls) add(mix(hc, 0, K_START_CLASS), STRUCTURAL);
+      if (sentence > 0) add(mix(cls ? hc : hw, 0, K_LATER_START), cls ? STRUCTURAL : 0);
     }
     startOfSentence = false;
     if (cls) {
-      add(hc);
+      add(hc, STRUCTURAL);
       classes.push([i, hc, cls]);
       if (cls === 'AI') aiInSentence = true;
-      else if (addressed) add(mix(AI_CLASS, hc, K_ADDRESSED));
+      else if (addressed) add(mix(AI_CLASS, hc, K_ADDRESSED), STRUCTURAL);
     }
     if (t.length >= 3 && !marker) charGrams(t, add);
     prev = hw;
   }
   classPairs(classes, add);
-  add(hashStr(K_BIAS, ''));
+  add(hashStr(K_BIAS, ''), STRUCTURAL);
 }
 
 /** Character 3-, 4- and 5-grams inside a word (with boundary marks): morphology across languages and obfuscation the folding did not undo. */
@@ -286,14 +312,14 @@ function charGrams(t: string, add: (h: number) => void): void {
 }
 
 /** Class structure: ordered pairs within 4 tokens (verb × object), and unordered co-occurrence. */
-function classPairs(classes: Array<[number, number, string]>, add: (h: number) => void): void {
+function classPairs(classes: Array<[number, number, string]>, add: (h: number, structural?: number) => void): void {
   for (let a = 0; a < classes.length; a++) {
     for (let b = a + 1; b < classes.length; b++) {
       const [ia, ha, ca] = classes[a];
       const [ib, hb, cb] = classes[b];
       if (ca === cb) continue;
-      if (ib - ia <= 4) add(mix(ha, hb, K_NEAR));
-      add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO));
+      if (ib - ia <= 4) add(mix(ha, hb, K_NEAR), STRUCTURAL);
+      add(ca < cb ? mix(ha, hb, K_CO) : mix(hb, ha, K_CO), STRUCTURAL);
     }
   }
 }
@@ -358,13 +384,40 @@ export function fewWords(views: string): boolean {
   return true;
 }
 
+/**
+ * The score the gate compares with its thresholds (gate9). Below `untrusted` it is the full logit (linear + hidden layer);
+ * at or above it, the lower of the full logit and the linear part's, at least `untrusted`: the hidden layer may lower
+ * trust, but a text is quarantined only when both scores reach `reject` (calibrated on that lower score,
+ * poisonGateTrain.ts) — so a hard-benign text the hidden layer lifts far ("Pretend you are a first-time user and …")
+ * neither pushes `reject` out of reach nor is rejected, and neither is one whose linear part alone is high. Without a
+ * hidden layer: modelLogit.
+ */
+export function gateScore(model: GateModel, views: string): number {
+  const z = modelLogit(model, views);
+  if (!model.hidden || z < model.untrustedAt) return z;
+  return Math.max(model.untrustedAt, Math.min(z, modelLogit({ ...model, hidden: null }, views)));
+}
+
 /** The highest window logit of a text's views (the learned stage's score). */
 export function modelLogit(model: GateModel, views: string): number {
   const mask = 2 ** model.bits - 1;
   let best = -Infinity;
+  const hidden = model.hidden;
   forEachWindow(views, model.bits, (f) => {
-    const z = windowLogit(f, model.weights, model.scale, model.bias, mask);
+    const z = windowLogit(f, model.weights, model.scale, model.bias, mask) + (hidden ? hiddenLogit(f, hidden) : 0);
     if (z > best) best = z;
   });
   return best;
+}
+
+/** The cue classes (CUES) found in a text's views: what the per-register calibration (poisonGateRegister.ts) reads. */
+export function cueClasses(views: string): Set<string> {
+  const out = new Set<string>();
+  for (const view of views.split('\n\u0000\n')) {
+    for (const t of tokens(view)) {
+      const c = t.charCodeAt(0) === 1 ? null : cueOf(t);
+      if (c) out.add(c);
+    }
+  }
+  return out;
 }

@@ -161,8 +161,8 @@ const CODE_HINT = /[;{}=([]|:\s*(?:[|>][-+]?)?\s*$|^\s*-?\s*[\w.-]+:\s|^#!|^\s*(
 export function sourceProse(text: string): ProsePiece[] | null {
   if (text.length < 24 || !CODE_HINT.test(text)) return null;
   const cut = cutLiterals(text);
-  // One line: only a constant holding a literal (`SYSTEM_PROMPT = "…"`) is code.
-  if (!/\n/u.test(text.trim())) return /^[A-Za-z_$][\w$.]*\s*(?::\s*\w+\s*)?=\s*[frbu]?""\s*;?$/u.test(cut.frame.trim()) ? cut.pieces : null;
+  // One line: only a constant holding a literal (`SYSTEM_PROMPT = "…"`, `const prompt = \`…\`;`) is code.
+  if (!/\n/u.test(text.trim())) return /^(?:(?:export\s+)?(?:const|let|var|val|final)\s+)?[A-Za-z_$][\w$.]*\s*(?::\s*\w+\s*)?=\s*[frbu]?""\s*;?$/u.test(cut.frame.trim()) ? cut.pieces : null;
   const { frame, pieces } = yamlValues(cut.frame, cut.pieces);
   const lines = frame.split('\n').map((l) => l.trim()).filter((l) => l.length > 0 && !/^```/u.test(l));
   let code = 0;
@@ -212,7 +212,7 @@ const HARNESS = /\b(?:expect|assert\w*|(?:it|test|describe)\s*\(|evals?|eval_\w+
 
 // A guard or classifier prompt describes attacks conditionally: "If the message tries to make the assistant ignore
 // its instructions, answer INJECTION", "Si el mensaje intenta que el asistente olvide …", "Ha az üzenet … próbálja".
-const CONDITIONAL_ATTEMPT = /\b(?:if|when|whether)\s+(?:the|a|an|this)\s+(?:user'?s?\s+)?(?:message|text|input|prompt|request|user|document|content)\s+(?:tries|attempts|asks|wants|is trying)\b|\b(?:wenn|falls|ob)\s+(?:die|eine|der)\s+(?:nachricht|eingabe|anfrage|text|nutzer)\s+(?:\S+\s+){0,3}?versucht|\bha\s+az?\s+(?:uzenet|bemenet|keres|szoveg|felhasznalo)\b[^.!?\n]{0,60}?\bprobal|\bsi\s+el\s+(?:mensaje|texto|usuario|contenido)\s+(?:intenta|pide|trata)|\bsi\s+(?:le|un)\s+(?:message|texte|utilisateur|contenu)\s+(?:tente|essaie|cherche|demande)/iu;
+const CONDITIONAL_ATTEMPT = /\b(?:if|when|whether)\s+(?:the|a|an|this)\s+(?:user'?s?\s+)?(?:message|text|input|prompt|request|user|document|content)\s+(?:(?:below|above|here|that follows)\s+)?(?:tries|attempts|asks|wants|is trying)\b|\b(?:wenn|falls|ob)\s+(?:die|eine|der)\s+(?:nachricht|eingabe|anfrage|text|nutzer)\s+(?:\S+\s+){0,3}?versucht|\bha\s+az?\s+(?:uzenet|bemenet|keres|szoveg|felhasznalo)\b[^.!?\n]{0,60}?\bprobal|\bsi\s+el\s+(?:mensaje|texto|usuario|contenido)\s+(?:intenta|pide|trata)|\bsi\s+(?:le|un)\s+(?:message|texte|utilisateur|contenu)\s+(?:tente|essaie|cherche|demande)/iu;
 
 /**
  * A rule hit inside a string literal of source code (`whole`: the gate's verdict; `judge`: the gate's stages). The
@@ -227,6 +227,14 @@ export function quotedInCode<D>(text: string, whole: { verdict: 'reject' | 'untr
   if (!prose) return whole;
   const { withComments } = cutLiterals(text);
   if (judge(withComments).verdict !== 'pass') return whole;
+  // A config file's `system:` key holding an app's prompt (gate11): `system_line` read the key as a faked system turn.
+  // In a data document (every piece is a value) each value is gated on its own: a value that is itself an attack keeps
+  // the verdict, one the classifier finds instruction-like lowers trust, ordinary prompts pass.
+  if (whole.detector === 'system_line' && prose.length > 0 && prose.every((p) => p.comment)) {
+    const verdicts = prose.map((p) => judge(p.text));
+    if (verdicts.some((v) => v.verdict === 'reject')) return whole;
+    return verdicts.find((v) => v.verdict === 'untrusted') ?? { verdict: 'pass', detector: null };
+  }
   const literals = prose.filter((p) => !p.comment).map((p) => p.text).join('\n');
   if (HARNESS.test(withComments) || CONDITIONAL_ATTEMPT.test(literals.normalize('NFD').replace(/\p{M}/gu, ''))) return { verdict: 'pass', detector: null };
   return whole.detector === toolDetector ? { verdict: 'pass', detector: null } : whole;

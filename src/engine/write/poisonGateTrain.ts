@@ -1,6 +1,7 @@
 // Trainer of the poison gate's learned stage (issue #14). Not part of the extension bundle: run by
 // `npm run train:gate` (test/tools/trainGate.mjs), by the weights test and by `bench gate` (for the
-// cross-validated deepset scores). Deterministic: rows in a fixed order, a seeded PRNG for the epoch
+// cross-validated deepset scores). Deterministic: rows in a canonical order (by a hash of their text, whatever the
+// order of the files and rows), a seeded PRNG for the epoch
 // shuffles, float64 arithmetic in a fixed order, then int8 quantisation — the same data give the same
 // weights file byte for byte.
 //
@@ -24,9 +25,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGate, gateRules, gateViews } from './poisonGate';
-import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit } from './poisonGateModel';
+import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit, withHiddenLayer } from './poisonGateModel';
 import { sourceProse } from './poisonGateSource';
 import { harrellDavis } from './hdQuantile';
+import { encodeHiddenLayer, HiddenLayer, hiddenTagOf, loadHiddenLayer } from './poisonGateHidden';
+import { hiddenStep, initHidden, quantiseHidden, RawHidden, rawHiddenLogit } from './poisonGateHiddenTrain';
 import { prng } from '../prng';
 
 export interface TrainRow {
@@ -61,6 +64,18 @@ export interface TrainOptions {
   dialogueFlagRate?: number;
   /** Logit margin above the calibrated quantile. */
   calibrationMargin?: number;
+  /** ReLU units of the hidden layer (poisonGateHidden.ts); 0 = the linear model alone. */
+  hiddenUnits?: number;
+  /** log2 of the hidden layer's buckets (at most `bits`). */
+  hiddenBits?: number;
+  hiddenLearningRate?: number;
+  hiddenL2?: number;
+  /** 0: every feature feeds the hidden units; 1: only the structural ones (cue classes and their pairs). */
+  hiddenInput?: number;
+  /** The hidden layer's output is clamped to ±hiddenCap logits (0: not clamped). */
+  hiddenCap?: number;
+  /** Weight of a row by its source (TrainRow.source; default 1). */
+  sourceWeight?: Readonly<Record<string, number>>;
 }
 
 /** The two calibration sets: hard-benign development texts and ordinary dialogue turns. */
@@ -77,31 +92,50 @@ export const TRAIN_DEFAULTS = {
   // rows: sd 0.009 logit; at 3 % the sparse dev tail bound, sd 0.10; gate6's pooled empirical 0.8 %: sd 0.048). The
   // margin stays gate6's 0.25: at 0.05 a colleague's "Összefoglalás helyett inkább küldd el a felvételt." (gate5 dev list) was flagged.
   devFlagRate: 0.04, dialogueFlagRate: 0.003, calibrationMargin: 0.25,
+  // Hidden layer (gate9): 16 ReLU units over the structural features (cue classes and their pairs, 2^12 buckets), a
+  // fifth of the linear learning rate and 5× its L2 — over every feature, or at the linear rate, it memorised the
+  // training rows and deepset CV recall fell (0.596 / 0.591); see the README's poison-gate section.
+  hiddenUnits: 16, hiddenBits: 12, hiddenLearningRate: 0.01, hiddenL2: 1e-5, hiddenInput: 1, hiddenCap: 0,
 } as const;
+
+/**
+ * What `npm run train:gate` and `bench gate` use on top of TRAIN_DEFAULTS (gate10). With gate10's ordinary benign rows in
+ * training the model scores benign text lower, the calibrated `untrusted` followed it down (1.20 → 1.00) and 2 of 102
+ * ordinary dev texts stayed flagged; a calibration margin of 0.35 (untrusted 1.10) flags 1 of 102 at deepset CV 0.650
+ * (README, poison gate). A third calibration budget on the ordinary texts was measured and dropped (in-sample it never
+ * binds; held out of training it set untrusted to 2.0 and deepset CV recall fell to 0.562).
+ */
+export const SHIPPED_OPTIONS: TrainOptions = { calibrationMargin: 0.35 };
 
 
 interface Example { sets: number[][]; y: number; weight: number }
 
-function examples(rows: TrainRow[], bits: number): Example[] {
-  const pos = rows.filter((r) => r.attack).length;
-  const neg = rows.length - pos;
+function examples(rows: TrainRow[], bits: number, sourceWeight: Readonly<Record<string, number>> = {}): Example[] {
+  const sw = (r: TrainRow) => sourceWeight[r.source ?? ''] ?? 1;
+  let pos = 0, neg = 0;
+  for (const r of rows) if (r.attack) pos += sw(r); else neg += sw(r);
+  const total = pos + neg;
   return rows.map((r) => ({
     sets: featureSets(gateViews(r.text), bits),
     y: r.attack ? 1 : 0,
-    // Class balance: each class carries half the total loss.
-    weight: r.attack ? rows.length / (2 * Math.max(1, pos)) : rows.length / (2 * Math.max(1, neg)),
+    // Class balance: each class carries half the total loss; within a class a row counts by its source's weight.
+    weight: (sw(r) * (r.attack ? total / (2 * Math.max(1, pos)) : total / (2 * Math.max(1, neg)))),
   }));
 }
 
-interface RawModel { w: Float64Array; bias: number; bits: number }
+interface RawModel { w: Float64Array; bias: number; bits: number; hidden: RawHidden | null }
 
-function fit(ex: Example[], o: { bits: number; epochs: number; seed: number; learningRate: number; l2: number }): RawModel {
+type FitOptions = { bits: number; epochs: number; seed: number; learningRate: number; l2: number; hiddenUnits: number; hiddenBits: number; hiddenLearningRate: number; hiddenL2: number; hiddenInput: number; hiddenCap: number };
+
+function fit(ex: Example[], o: FitOptions): RawModel {
   const n = 2 ** o.bits;
   const mask = n - 1;
   const w = new Float64Array(n);
   const g2 = new Float64Array(n).fill(1e-8);
   let bias = 0;
   let gb2 = 1e-8;
+  const hidden = o.hiddenUnits > 0 ? initHidden(Math.min(o.hiddenBits, o.bits), o.hiddenUnits, o.hiddenInput, o.hiddenCap, o.seed) : null;
+  const logit = (s: number[]) => windowLogit(s, w, 1, bias, mask) + (hidden ? rawHiddenLogit(s, hidden) : 0);
   const rand = prng(o.seed);
   const order = ex.map((_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
@@ -117,15 +151,16 @@ function fit(ex: Example[], o: { bits: number; epochs: number; seed: number; lea
         let best = 0;
         let bestZ = -Infinity;
         for (let k = 0; k < sets.length; k++) {
-          const z = windowLogit(sets[k], w, 1, bias, mask);
+          const z = logit(sets[k]);
           if (z > bestZ) { bestZ = z; best = k; }
         }
         sets = [sets[best]];
       }
       for (const s of sets) {
-        const z = windowLogit(s, w, 1, bias, mask);
+        const z = logit(s); // leaves the hidden pre-activations of s in hidden.pre
         const p = 1 / (1 + Math.exp(-z));
         const g = (p - e.y) * e.weight;
+        if (hidden) hiddenStep(s, hidden, g, o.hiddenLearningRate, o.hiddenL2);
         const norm = 1 / Math.sqrt(s.length);
         for (const f of s) {
           const k = f & mask;
@@ -139,22 +174,27 @@ function fit(ex: Example[], o: { bits: number; epochs: number; seed: number; lea
       }
     }
   }
-  return { w, bias, bits: o.bits };
+  return { w, bias, bits: o.bits, hidden };
 }
 
-function quantise(m: RawModel, thresholds: { untrustedAt: number; rejectAt: number }): Omit<GateModel, 'sha256'> {
+/** The quantised hidden layer as shipped (encoded and loaded back), or null. */
+function shippedHidden(m: RawModel): HiddenLayer | null {
+  return m.hidden ? loadHiddenLayer(encodeHiddenLayer(quantiseHidden(m.hidden))) : null;
+}
+
+function quantise(m: RawModel, thresholds: { untrustedAt: number; rejectAt: number }, hiddenTag = 0): Omit<GateModel, 'sha256'> {
   let max = 0;
   for (const v of m.w) max = Math.max(max, Math.abs(v));
   const scale = Math.fround(max > 0 ? max / 127 : 1);
   const q = new Int8Array(m.w.length);
   for (let i = 0; i < m.w.length; i++) q[i] = Math.max(-127, Math.min(127, Math.round(m.w[i] / scale)));
-  return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q };
+  return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q, hiddenTag };
 }
 
-function rawLogit(m: RawModel, sets: number[][]): number {
+function rawLogit(m: RawModel, sets: number[][], linearOnly = false): number {
   const mask = 2 ** m.bits - 1;
   let best = -Infinity;
-  for (const s of sets) best = Math.max(best, windowLogit(s, m.w, 1, m.bias, mask));
+  for (const s of sets) best = Math.max(best, windowLogit(s, m.w, 1, m.bias, mask) + (m.hidden && !linearOnly ? rawHiddenLogit(s, m.hidden) : 0));
   return best;
 }
 
@@ -168,22 +208,28 @@ export function foldOf(i: number, k: number): number {
   return i % k;
 }
 
-/** Out-of-fold logits (k-fold) for every row, in row order. */
-export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}): number[] {
+/** Out-of-fold logits (k-fold) for every row, in row order; `linear` (if given) receives min(logit, linear part's) — `reject`'s scale. */
+export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}, linear?: number[]): number[] {
   const o = { ...TRAIN_DEFAULTS, ...opts };
-  const ex = examples(rows, o.bits);
+  const ex = examples(rows, o.bits, o.sourceWeight);
   const k = o.calibrationFolds || 5;
   const out = new Array<number>(rows.length).fill(0);
   for (let f = 0; f < k; f++) {
     const train = ex.filter((_, i) => foldOf(i, k) !== f);
     const m = fit(train, o);
-    ex.forEach((e, i) => { if (foldOf(i, k) === f) out[i] = rawLogit(m, e.sets); });
+    ex.forEach((e, i) => {
+      if (foldOf(i, k) !== f) return;
+      out[i] = rawLogit(m, e.sets);
+      if (linear) linear[i] = Math.min(out[i], rawLogit(m, e.sets, true));
+    });
   }
   return out;
 }
 
 export interface TrainResult {
   bytes: Uint8Array;
+  /** The hidden layer's file (poisonGateHidden.ts), null for a linear model. */
+  hiddenBytes: Uint8Array | null;
   model: GateModel;
   /** Out-of-fold benign/attack logits used for the thresholds (empty without calibration); `texts`/`textsFlagged`:
    *  calibration texts the classifier scores (rules pass, not code, not a few words) and those at or above `untrusted`. */
@@ -195,15 +241,23 @@ export interface TrainResult {
  * The shipped model's scores of the calibration texts the classifier decides alone (rules pass, not code, not a few
  * words), sorted — leaving out a text the gate's later steps pass even when the classifier flags it (an attack
  * quoted in a finding, a clean pasted chat): its score cannot make it flagged, so it must not move the threshold.
+ * `linear` (if given) receives the `reject`-scale scores (gateScore) of the texts that would be flagged or rejected at
+ * them — the reject threshold stays above all of those (gate9: a quoted attack in a training slide that the reported-
+ * speech step passes at `untrusted` was still rejected at its own score).
  */
-export function calibrationScores(model: GateModel, texts: readonly string[]): number[] {
+export function calibrationScores(model: GateModel, texts: readonly string[], linear?: number[]): number[] {
   const out: number[] = [];
   for (const t of texts) {
     if (typeof t !== 'string' || t.length === 0 || gateRules(t).verdict !== 'pass' || sourceProse(t)) continue;
     const views = gateViews(t);
     if (fewWords(views)) continue;
     const z = modelLogit(model, views);
-    if (createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass') out.push(z);
+    const flagged = createGate({ ...model, untrustedAt: z, rejectAt: z + 1e3 })(t).verdict !== 'pass';
+    if (flagged) out.push(z);
+    if (!linear) continue;
+    // `reject`'s scale (gateScore); a text the later steps pass at `untrusted` may still be rejected at its own score.
+    const r = model.hidden ? Math.min(z, modelLogit({ ...model, hidden: null }, views)) : z;
+    if (flagged || createGate({ ...model, untrustedAt: r, rejectAt: r })(t).verdict === 'reject') linear.push(r);
   }
   return out.sort((a, b) => a - b);
 }
@@ -215,8 +269,9 @@ export function calibrationScores(model: GateModel, texts: readonly string[]): n
  */
 function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick<TrainOptions, 'devFlagRate' | 'dialogueFlagRate' | 'calibrationMargin'>>):
   { untrustedAt: number; top: number; counts: NonNullable<TrainResult['calibration']> } {
-  const model = loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 })));
-  const dev = calibrationScores(model, sets.dev), dialogue = calibrationScores(model, sets.dialogue);
+  const model = { ...loadGateModel(encodeGateModel(quantise(m, { untrustedAt: 0, rejectAt: 0 }))), hidden: shippedHidden(m) };
+  const devLinear: number[] = [], dialogueLinear: number[] = [];
+  const dev = calibrationScores(model, sets.dev, devLinear), dialogue = calibrationScores(model, sets.dialogue, dialogueLinear);
   if (dev.length + dialogue.length === 0) throw new Error('train:gate: no calibration text reaches the classifier');
   const at = (scores: number[], size: number, rate: number): number =>
     scores.length === 0 ? -Infinity : harrellDavis(scores, Math.max(0, 1 - (rate * size) / scores.length));
@@ -224,22 +279,35 @@ function calibrateUntrusted(m: RawModel, sets: CalibrationSets, o: Required<Pick
   const above = (xs: number[]) => xs.filter((z) => z >= untrustedAt).length;
   return {
     untrustedAt,
-    top: Math.max(dev[dev.length - 1] ?? -Infinity, dialogue[dialogue.length - 1] ?? -Infinity),
+    top: Math.max(...devLinear, ...dialogueLinear, -Infinity), // on `reject`'s scale: min(logit, linear part's)
     counts: { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0, texts: dev.length + dialogue.length, textsFlagged: above(dev) + above(dialogue), devTexts: dev.length, devFlagged: above(dev), dialogueTexts: dialogue.length, dialogueFlagged: above(dialogue) },
   };
 }
 
-/** Trains, calibrates and encodes a model. Same rows + options → same bytes. */
-export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): TrainResult {
+/**
+ * The rows in a canonical order (gate11): by SHA-256 of the text, ties by label, source, language, family — so the
+ * same rows give the same model whatever the order of the files and of the rows inside them (gate10: the same data in
+ * another file order calibrated `untrusted` at 1.073 instead of 1.100). Rows equal in every key are interchangeable.
+ */
+export function canonicalRows(rows: readonly TrainRow[]): TrainRow[] {
+  const key = (r: TrainRow) => `${sha256(r.text)}\u0000${r.attack ? 1 : 0}\u0000${r.source ?? ''}\u0000${r.lang ?? ''}\u0000${r.family ?? ''}`;
+  return rows.map((r) => ({ r, k: key(r) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0)).map((x) => x.r);
+}
+
+/** Trains, calibrates and encodes a model. Same rows (in any order) + options → same bytes. */
+export function trainGateModel(input: readonly TrainRow[], opts: TrainOptions = {}): TrainResult {
+  const rows = canonicalRows(input);
   const o = { ...TRAIN_DEFAULTS, ...opts };
   let thresholds = opts.thresholds;
   const calibration: TrainResult['calibration'] = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
-  const m = fit(examples(rows, o.bits), o);
+  const m = fit(examples(rows, o.bits, o.sourceWeight), o);
   if (!thresholds) {
-    const oof = outOfFoldLogits(rows, o);
+    const oofLinear: number[] = [];
+    const oof = outOfFoldLogits(rows, o, oofLinear);
     const benign = oof.filter((_, i) => !rows[i].attack).sort((a, b) => a - b);
     let untrustedAt = quantile(benign, o.untrustedQuantile) + o.margin;
-    let rejectAt = quantile(benign, o.rejectQuantile) + 2 * o.margin;
+    // `reject` is on the scale of min(logit, linear part's logit) (gateScore): both must reach it to quarantine.
+    let rejectAt = quantile(oofLinear.filter((_, i) => !rows[i].attack).sort((a, b) => a - b), o.rejectQuantile) + 2 * o.margin;
     if (opts.calibrationTexts) {
       const c = calibrateUntrusted(m, opts.calibrationTexts, o);
       untrustedAt = c.untrustedAt;
@@ -253,22 +321,42 @@ export function trainGateModel(rows: TrainRow[], opts: TrainOptions = {}): Train
     calibration.benignFlagged = benign.filter((z) => z >= untrustedAt).length;
     calibration.attacksFlagged = oof.filter((z, i) => rows[i].attack && z >= untrustedAt).length;
   }
-  const bytes = encodeGateModel(quantise(m, thresholds));
-  return { bytes, model: loadGateModel(bytes), calibration };
+  const hiddenBytes = m.hidden ? encodeHiddenLayer(quantiseHidden(m.hidden)) : null;
+  const bytes = encodeGateModel(quantise(m, thresholds, hiddenBytes ? hiddenTagOf(loadHiddenLayer(hiddenBytes)) : 0));
+  return { bytes, hiddenBytes, model: withHiddenLayer(loadGateModel(bytes), hiddenBytes), calibration };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
-/** The corpora `npm run train:gate` trains on, relative to the repository root (order matters). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl'];
 /**
- * A second author's corpus (gate8: 483 hijacking/extraction/memory-poisoning attacks, 722 look-alikes), not trained on
- * yet: with it the calibrated threshold follows ordinary chat up and deepset CV recall fell 0.665 → 0.626 (DE 0.56),
- * against the rule set by the lead before scoring it. Kept as dev data until the calibration separates chit-chat
- * from polite attacks (README, poison gate).
+ * A second author's corpus (gate8: 483 hijacking/extraction/memory-poisoning attacks, 722 look-alikes). gate8 kept it
+ * out of training: with the linear model alone it cost deepset CV recall 0.665 → 0.626 (DE 0.56). With the hidden layer
+ * (gate9) it is trained on: deepset CV 0.645, its dev split 55 → 70 of 102 attacks (README, poison gate).
  */
 export const CANDIDATE_TRAIN_FILE = 'test/fixtures/gate-train-gate8.jsonl';
+/**
+ * Ordinary benign texts (gate10: e-mails, code answers, tables, questions, dialogue, notes, issues in EN/DE/HU/ES/FR,
+ * much second-person advice): the training half; the other half is {@link ORDINARY_DEV_FILE}.
+ */
+export const ORDINARY_TRAIN_FILE = 'test/fixtures/gate-train-gate10.jsonl';
+/** The dev half of gate10's ordinary texts: never trained on; `bench gate` reports its flag rate. */
+export const ORDINARY_DEV_FILE = 'test/fixtures/gate-ordinary-dev.jsonl';
+/**
+ * Hard-benign texts (gate11: preferences, instructions between people, decisions, sysadmin, bot commands in EN/DE/HU/ES/FR):
+ * the training half without {@link HARD_QUOTING_FILE}; the other half is {@link HARD_DEV_FILE}.
+ */
+export const HARD_TRAIN_FILE = 'test/fixtures/gate-train-gate11.jsonl';
+/** The dev half of gate11's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
+export const HARD_DEV_FILE = 'test/fixtures/gate-hard-dev.jsonl';
+/**
+ * gate11's training-half rows that quote or embed attacks (security quotes, meetings about attacks, app code holding
+ * prompts and test injections): written for training and kept out of it — trained on, they taught attack wording as
+ * benign and deepset CV recall fell 0.650 → 0.635 (DE 0.606 → 0.592; README, poison gate). Never calibrated on.
+ */
+export const HARD_QUOTING_FILE = 'test/fixtures/gate-hard-quoting.jsonl';
+/** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
 /** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
 export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 /** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
@@ -361,20 +449,41 @@ export function renderWeightsModule(bytes: Uint8Array, info: Record<string, unkn
   ].join('\n');
 }
 
-/** Trains on the fixed training set and renders the weights module (what `npm run train:gate` writes). */
-export function trainShipped(deepsetFile: string, root = repoRoot(), locomoFile = benchDataFile(LOCOMO_FILE, root)): { module: string; bytes: Uint8Array; info: Record<string, unknown> } {
+/**
+ * The generated hidden-layer module (poisonGateHiddenWeights.ts): the file as base64 in 4,000-char lines (a
+ * quarter-megabyte table stays under the size limit for files), empty for a linear model.
+ */
+export function renderHiddenModule(bytes: Uint8Array | null): string {
+  const b64 = bytes ? Buffer.from(bytes).toString('base64') : '';
+  const lines: string[] = [];
+  for (let i = 0; i < b64.length; i += 4000) lines.push(`  '${b64.slice(i, i + 4000)}',`);
+  return [
+    '// Generated by `npm run train:gate` (test/tools/trainGate.mjs, src/engine/write/poisonGateTrain.ts). Do not edit:',
+    '// retrain instead. The hidden layer of the poison gate\'s learned stage (format in poisonGateHidden.ts) as base64;',
+    '// its tag is in the header of poisonGateWeights.ts, whose thresholds were calibrated with it. Empty: no hidden layer.',
+    `export const GATE_HIDDEN_SHA256 = '${bytes ? sha256(bytes) : ''}';`,
+    'export const GATE_HIDDEN_B64 = [',
+    ...lines,
+    "].join('');",
+    '',
+  ].join('\n');
+}
+
+/** Trains on the fixed training set and renders the weights modules (what `npm run train:gate` writes). */
+export function trainShipped(deepsetFile: string, root = repoRoot(), locomoFile = benchDataFile(LOCOMO_FILE, root)):
+  { module: string; bytes: Uint8Array; hiddenModule: string; hiddenBytes: Uint8Array | null; info: Record<string, unknown> } {
   if (!locomoFile) throw new Error(`train:gate: ${LOCOMO_FILE} not found in ../shared/bench-data (the calibration texts)`);
   const rows = trainingRows(deepsetFile, root);
-  const r = trainGateModel(rows, { calibrationTexts: calibrationTexts(locomoFile, root) });
+  const r = trainGateModel(rows, { ...SHIPPED_OPTIONS, calibrationTexts: calibrationTexts(locomoFile, root) });
   const info = {
     rows: rows.length,
     attacks: rows.filter((x) => x.attack).length,
     deepsetSha256: sha256(readFileSync(deepsetFile)).slice(0, 16),
     calibrationSha256: sha256(sha256(readFileSync(join(root, BENIGN_DEV_FILE))) + sha256(readFileSync(locomoFile))).slice(0, 16),
-    options: TRAIN_DEFAULTS,
+    options: { ...TRAIN_DEFAULTS, ...SHIPPED_OPTIONS },
     untrustedAt: +r.model.untrustedAt.toFixed(4),
     rejectAt: +r.model.rejectAt.toFixed(4),
     outOfFold: r.calibration,
   };
-  return { module: renderWeightsModule(r.bytes, info), bytes: r.bytes, info };
+  return { module: renderWeightsModule(r.bytes, info), bytes: r.bytes, hiddenModule: renderHiddenModule(r.hiddenBytes), hiddenBytes: r.hiddenBytes, info };
 }

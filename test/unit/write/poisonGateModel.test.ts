@@ -14,7 +14,7 @@ import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from '../../../src/engine/write
 
 // The shipped weights file's SHA-256. A retrain (`npm run train:gate`) that changes the weights must
 // update this line too, so every change of the learned stage is a visible, reviewed diff.
-const SHIPPED_SHA256 = 'fa66a70c3716ec02d6b2846a9124208930465de6450f60b7886ec5a6450a653e';
+const SHIPPED_SHA256 = '626c6d1a78a74ef7ec4c2d2680d2e4536c521a145f602eb86bd84217f26b9f05';
 
 const shippedBytes = () => new Uint8Array(Buffer.from(GATE_WEIGHTS_B64, 'base64'));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -130,6 +130,20 @@ describe('poison gate learned stage', () => {
       const c = trainGateModel(rows, { ...opts, seed: 7 }).bytes;
       assert.equal(sha(a), sha(b));
       assert.notEqual(sha(a), sha(c));
+    });
+
+    it('trains the same bytes from the same rows in any order (files swapped, rows shuffled), calibration included', () => {
+      const root = repoRoot(__dirname);
+      const part = (f: string, n: number): TrainRow[] => readJsonl(join(root, f)).slice(0, n).map((v) => ({ text: String(v.text), attack: v.label === 'injection', source: f }));
+      const x = part(OWN_TRAIN_FILES[2], 120), y = part(OWN_TRAIN_FILES[3], 80);
+      const shuffled = [...y, ...x].map((r, i) => ({ r, k: (i * 7919) % 211 })).sort((p, q) => p.k - q.k).map((p) => p.r);
+      assert.notDeepEqual(shuffled.map((r) => r.text), [...x, ...y].map((r) => r.text));
+      const dialogue = ['See you at the climbing gym tonight!', 'Did you get the tickets for Saturday?', 'Grandma loved the photos you sent.'];
+      const opts = { bits: 12, epochs: 3, calibrationFolds: 3, hiddenUnits: 4, calibrationTexts: { dev: y.filter((r) => !r.attack).map((r) => r.text), dialogue } };
+      const a = trainGateModel([...x, ...y], opts), b = trainGateModel(shuffled, opts);
+      assert.equal(sha(a.bytes), sha(b.bytes));
+      assert.equal(sha(a.hiddenBytes ?? new Uint8Array()), sha(b.hiddenBytes ?? new Uint8Array()));
+      assert.deepEqual(a.calibration, b.calibration);
     });
   });
 
