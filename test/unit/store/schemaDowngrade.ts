@@ -1,16 +1,44 @@
-// Test helper (not a test): turns a store's snapshot back into the schema an earlier release wrote — the
+// Test helpers (not a test) for schema migrations: a crashed writer, a store's rows, and `downgradeTo`, which turns a store's snapshot back into the schema an earlier release wrote — the
 // objects that version creates, with their shipped definitions (tables a later version rebuilt are rebuilt
 // back, keeping every row), VACUUMed as that release's compaction left it, version N in meta and user_version.
 // Versions 1–3 addressed a raw-record message by the whole sha256 of its bytes (64 hex; v4 keeps 32): the
 // addresses are lengthened back, computed from each message's text. The journal is left as it is
 // (`rewriteJournal` turns its records into an older version's; they replay before the migration).
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs, { type Database } from 'sql.js';
-import { JOURNAL_FILE, SNAPSHOT_FILE } from '../../../src/engine/store/store';
+import { JOURNAL_FILE, SNAPSHOT_FILE, type Store } from '../../../src/engine/store/store';
 import { MIGRATIONS } from '../../../src/engine/store/schema';
 import { JOURNAL_HEADER_BYTES, encodeRecord, packPayload, recordJson, scanRecords } from '../../../src/engine/store/journal';
 import { contentHash, decompressBatch } from '../../../src/engine/write/rawCodec';
+
+export type Row = Record<string, unknown>;
+type Sql = { all(sql: string, params?: unknown[]): Row[] };
+/** The store's own read connection (tests only). */
+export const storeSql = (s: Store): Sql => (s as unknown as { reader: Sql }).reader;
+
+/** Runs `ops` in a second process on the store and SIGKILLs it once all were acknowledged (records only in the journal). */
+export async function crashedChild(storeDir: string, ops: [string, string, ...unknown[]][]): Promise<void> {
+  const c: ChildProcess = fork(path.join(__dirname, 'opsChild.js'), [JSON.stringify({ dir: storeDir, ops, stay: true })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((r) => c.once('exit', () => r()));
+  await new Promise<void>((resolve, reject) => c.on('message', (m: { type: string; code?: string }) => (m.type === 'done' ? resolve() : reject(new Error(`child: ${m.code}`)))));
+  c.kill('SIGKILL');
+  await exited;
+}
+
+/** Every row of every table, in a fixed order (the content, whatever the tables' physical shape); not the
+ *  snapshot's sequence number in meta (a migration's compaction writes a snapshot, a control's open does not). */
+export function dumpStore(s: Store): Record<string, Row[]> {
+  const sql = storeSql(s);
+  const out: Record<string, Row[]> = {};
+  for (const { name } of sql.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+    const cols = sql.all(`PRAGMA table_info(${String(name)})`).map((c) => String(c.name));
+    const rows = sql.all(`SELECT * FROM ${String(name)} ORDER BY ${cols.map((c) => `${c} IS NULL, ${c}`).join(', ')}`);
+    out[String(name)] = name === 'meta' ? rows.filter((r) => r.key !== 'snapshot_seq') : rows;
+  }
+  return out;
+}
 
 type Obj = { type: string; name: string; sql: string };
 

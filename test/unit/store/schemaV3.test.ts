@@ -5,7 +5,6 @@
 // and status figures, recall results — the same schema objects as a new store (the rebuilt table's index
 // and the v2 triggers recreated verbatim), item_source_stats equal to a recount, and a smaller file.
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, statSync } from 'node:fs';
 import initSqlJs from 'sql.js';
 import * as path from 'node:path';
@@ -15,37 +14,13 @@ import type { ItemInput } from '../../../src/engine/store/repositories';
 import { MemoryEngine } from '../../../src/engine/engine';
 import { internals } from '../../../src/engine/internals';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
-import { downgradeTo } from './schemaDowngrade';
+import { crashedChild, downgradeTo, dumpStore, storeSql, type Row } from './schemaDowngrade';
 import { MIGRATIONS } from '../../../src/engine/store/schema';
 
 const DAY = 86_400_000;
 /** Indexes v3 drops: no query uses them. */
 const V3_DROPPED = ['items_path'];
-const CHILD = path.join(__dirname, 'opsChild.js');
-type Row = Record<string, unknown>;
-type Sql = { all(sql: string, params?: unknown[]): Row[] };
-const sql = (s: Store): Sql => (s as unknown as { reader: Sql }).reader;
-
-/** Runs `ops` in a second process on the store and SIGKILLs it once all were acknowledged (records only in the journal). */
-async function crashedChild(storeDir: string, ops: [string, string, ...unknown[]][]): Promise<void> {
-  const c: ChildProcess = fork(CHILD, [JSON.stringify({ dir: storeDir, ops, stay: true })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((r) => c.once('exit', () => r()));
-  await new Promise<void>((resolve, reject) => c.on('message', (m: { type: string; code?: string }) => (m.type === 'done' ? resolve() : reject(new Error(`child: ${m.code}`)))));
-  c.kill('SIGKILL');
-  await exited;
-}
-
-/** Every row of every table, in a fixed order (the content, whatever the tables' physical shape); not the
- *  snapshot's sequence number in meta (the migration's compaction writes a snapshot, the control's open does not). */
-function dump(s: Store): Record<string, Row[]> {
-  const out: Record<string, Row[]> = {};
-  for (const { name } of sql(s).all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-    const cols = sql(s).all(`PRAGMA table_info(${String(name)})`).map((c) => String(c.name));
-    const rows = sql(s).all(`SELECT * FROM ${String(name)} ORDER BY ${cols.map((c) => `${c} IS NULL, ${c}`).join(', ')}`);
-    out[String(name)] = name === 'meta' ? rows.filter((r) => r.key !== 'snapshot_seq') : rows;
-  }
-  return out;
-}
+const sql = storeSql;
 
 function schemaObjects(s: Store): Row[] {
   return sql(s).all("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name");
@@ -145,7 +120,7 @@ describe('Schema v3: item_sources WITHOUT ROWID (a v2 store migrates with identi
       const ms = internals(t.engine).store;
       assert.equal(ms.openReport.migratedFrom, 2);
       assert.ok(ms.openReport.recoveredRecords >= 6, `the crashed process's records replayed on v3: ${ms.openReport.recoveredRecords}`);
-      assert.deepEqual(dump(ms), dump(cs), 'every row of every table');
+      assert.deepEqual(dumpStore(ms), dumpStore(cs), 'every row of every table');
       assert.deepEqual(schemaObjects(ms), schemaObjects(cs), 'the same schema objects (tables, indexes, triggers) as a store created at v3');
       const objs = schemaObjects(ms);
       for (const name of V3_DROPPED) assert.ok(!objs.some((o) => o.name === name), `${name} dropped`);
@@ -166,7 +141,7 @@ describe('Schema v3: item_sources WITHOUT ROWID (a v2 store migrates with identi
           tx.items.patch(raws[9]!, { created: T0 + DAY });
         });
       }
-      assert.deepEqual(dump(ms), dump(cs), 'rows after writes on both');
+      assert.deepEqual(dumpStore(ms), dumpStore(cs), 'rows after writes on both');
       assertSourceStatsRecount(ms);
       assert.deepEqual(await answers(t.engine), await answers(c), 'figures after writes on both');
     } finally {

@@ -5,7 +5,6 @@
 // migrates to exactly what a store that was never downgraded holds: the records replay before the migration,
 // so the forget really drops its message (replayed after it, its DELETE would miss the shortened row).
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
@@ -15,32 +14,10 @@ import { contentHash, decompressBatch } from '../../../src/engine/write/rawCodec
 import { MemoryEngine } from '../../../src/engine/engine';
 import { internals } from '../../../src/engine/internals';
 import { createTestEngine, T0, type TestEngine } from '../engine/builders';
-import { downgradeTo, rewriteJournal } from './schemaDowngrade';
+import { crashedChild, downgradeTo, dumpStore, rewriteJournal, storeSql } from './schemaDowngrade';
 
 const DAY = 86_400_000;
-const CHILD = path.join(__dirname, 'opsChild.js');
-type Row = Record<string, unknown>;
-type Sql = { all(sql: string, params?: unknown[]): Row[] };
-const sql = (s: Store): Sql => (s as unknown as { reader: Sql }).reader;
-
-async function crashedChild(storeDir: string, ops: [string, string, ...unknown[]][]): Promise<void> {
-  const c: ChildProcess = fork(CHILD, [JSON.stringify({ dir: storeDir, ops, stay: true })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((r) => c.once('exit', () => r()));
-  await new Promise<void>((resolve, reject) => c.on('message', (m: { type: string; code?: string }) => (m.type === 'done' ? resolve() : reject(new Error(`child: ${m.code}`)))));
-  c.kill('SIGKILL');
-  await exited;
-}
-
-/** Every row of every table in a fixed order (not the snapshot's sequence number). */
-function dump(s: Store): Record<string, Row[]> {
-  const out: Record<string, Row[]> = {};
-  for (const { name } of sql(s).all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-    const cols = sql(s).all(`PRAGMA table_info(${String(name)})`).map((c) => String(c.name));
-    const rows = sql(s).all(`SELECT * FROM ${String(name)} ORDER BY ${cols.map((c) => `${c} IS NULL, ${c}`).join(', ')}`);
-    out[String(name)] = name === 'meta' ? rows.filter((r) => r.key !== 'snapshot_seq') : rows;
-  }
-  return out;
-}
+const sql = storeSql;
 
 /** Every text still stored in a raw chunk (blanked slots are ''). */
 function chunkTexts(s: Store): string[] {
@@ -115,7 +92,7 @@ describe('Schema v4: 128-bit content addresses (a v3 store migrates with identic
       assert.equal(ms.openReport.migratedFrom, 3);
       assert.equal(ms.openReport.failedRecords, 0);
       assert.ok(ms.openReport.recoveredRecords >= 6, `the crashed process's records replayed: ${ms.openReport.recoveredRecords}`);
-      assert.deepEqual(dump(ms), dump(cs), 'every row of every table');
+      assert.deepEqual(dumpStore(ms), dumpStore(cs), 'every row of every table');
       assert.deepEqual(sql(ms).all('SELECT count(*) AS n FROM raw_blobs WHERE length(hash) <> 32'), [{ n: 0 }]);
       assert.deepEqual(sql(ms).all('SELECT count(*) AS n FROM items WHERE blob_hash IS NOT NULL AND length(blob_hash) <> 32'), [{ n: 0 }]);
       assert.ok(!chunkTexts(ms).includes(goneText), 'the forgotten message left the raw record');
@@ -125,7 +102,7 @@ describe('Schema v4: 128-bit content addresses (a v3 store migrates with identic
       // A message stored before the migration is found again by its new address: a repeat dedupes.
       for (const e of [t.engine, c]) await internals(e).store.transaction((tx) => { tx.rawBlobs.putMany([kept], T0 + DAY); });
       assert.equal(ms.rawBlobs.get(blobHash(kept))!.seen, 3);
-      assert.deepEqual(dump(ms), dump(cs), 'rows after a write on both');
+      assert.deepEqual(dumpStore(ms), dumpStore(cs), 'rows after a write on both');
     } finally {
       await c.close();
     }
