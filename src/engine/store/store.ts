@@ -22,7 +22,8 @@
 //   a store opened with such a journal arms its idle compaction even if it never writes.
 // - Startup: newest snapshot + replay of later records; a torn/corrupt tail is cut off and counted
 //   in `openReport`; an unreadable snapshot is moved aside (memory.db.corrupt-<time>), rebuilt from
-//   the journal and `openReport.needsReindex` is set. A newer schema is refused before any file changes.
+//   the journal and `openReport.needsReindex` is set. A newer schema is refused before any file changes;
+//   an older snapshot migrates after its records replayed (they are in its version), then compacts.
 // The rest of the engine never writes SQL: it uses the typed repositories (repositories.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
