@@ -194,9 +194,14 @@ export function contentHash(text: string): string {
 }
 
 // 32 hex chars = 128 bits: collisions are out of reach for any single-user store, and ids stay short.
-const RAW_ID_HEX = 32;
+export const CONTENT_ADDRESS_HEX = 32;
 
-/** The `rw:` id of a message: the first 128 bits of contentHash, so a repeated message maps to one row. */
+/** A message's content address: the first 128 bits of contentHash — its raw-record key (schema v4) and its `rw:` id. */
+export function contentAddress(text: string): string {
+  return contentHash(text).slice(0, CONTENT_ADDRESS_HEX);
+}
+
+/** The `rw:` id of a message: its content address, so a repeated message maps to one row. */
 export function rawId(text: string): string {
-  return `rw:${contentHash(text).slice(0, RAW_ID_HEX)}`;
+  return `rw:${contentAddress(text)}`;
 }

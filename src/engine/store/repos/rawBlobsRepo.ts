@@ -9,7 +9,7 @@
 // leaves the database. (Two forgets racing from stale reads can leave a forgotten slot's bytes until the
 // chunk's next rewrite, which blanks every slot without a row.)
 import { MemoryError } from '../../errors';
-import { compressBatch, contentHash, decompressBatch, encodeText } from '../../write/rawCodec';
+import { compressBatch, contentAddress, decompressBatch, encodeText } from '../../write/rawCodec';
 import { newRowId } from './ledgerRepo';
 import { Repo, SqlReader, badInput, checkTime, str } from './repoBase';
 
@@ -26,12 +26,10 @@ export interface RawBlob {
 }
 
 /** Hex characters of a content address: 128 bits (schema v4; the first half of what v1–v3 stored). */
-export const BLOB_HASH_HEX = 32;
+export { CONTENT_ADDRESS_HEX as BLOB_HASH_HEX } from '../../write/rawCodec';
 
-/** The content address of a raw message: the first 128 bits of the sha256 of its bytes (rawCodec.contentHash), hex. */
-export function blobHash(text: string): string {
-  return contentHash(text).slice(0, BLOB_HASH_HEX);
-}
+/** The content address of a raw message (rawCodec.contentAddress: the first 128 bits of its sha256, hex). */
+export const blobHash = contentAddress;
 
 const CHUNK_CODEC = 'batch-deflate-dict-v1';
 // 32 KiB of message bytes per chunk = deflate's window (beyond it the ratio stops improving) and about
