@@ -159,38 +159,23 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
       .map(({ v, part }) => ({ part, lang: v.row.lang, family: v.row.family, attack: v.row.attack, verdict: v.after.verdict, detector: v.after.detector, text: short(v.row.text) }));
   }
 
-  // (b2) own hard-benign development set (gate6; tuned on and calibrating the threshold — a dev figure, not a blind one).
-  const devRaw = readJsonl(join(root, BENIGN_DEV_FILE));
-  const dv: Verdicts = devRaw.map((x) => toRow(x, BENIGN_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
-  result.benignDev = {
-    byLang: table(dv, (r) => r.lang ?? 'und'),
-    byFamily: table(dv, (r) => r.family ?? ''),
-    detectors: countDetectors(dv),
+  // Benign development sets: verdicts per language, family and detector; with --confusion the flagged texts, shortened.
+  const benignSet = (file: string, key: string) => {
+    const v: Verdicts = readJsonl(join(root, file)).map((x) => toRow(x, file)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+    result[key] = { byLang: table(v, (r) => r.lang ?? 'und'), byFamily: table(v, (r) => r.family ?? ''), detectors: countDetectors(v) };
+    if (ctx.args.confusion) {
+      result[`${key}Flagged`] = v.filter((x) => x.after.verdict !== 'pass')
+        .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+    }
   };
-  if (ctx.args.confusion) {
-    result.benignDevFlagged = dv.filter((x) => x.after.verdict !== 'pass')
-      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
-  }
-
+  // (b2) own hard-benign development set (gate6; tuned on and calibrating the threshold — a dev figure, not a blind one).
+  benignSet(BENIGN_DEV_FILE, 'benignDev');
   // (b2b) ordinary benign dev half (gate10: e-mails, code answers, tables, questions, dialogue, notes, issues; never
   // trained on, not used for calibration).
-  const ordRaw = readJsonl(join(root, ORDINARY_DEV_FILE));
-  const ov: Verdicts = ordRaw.map((x) => toRow(x, ORDINARY_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
-  result.ordinaryDev = { byLang: table(ov, (r) => r.lang ?? 'und'), byFamily: table(ov, (r) => r.family ?? ''), detectors: countDetectors(ov) };
-  if (ctx.args.confusion) {
-    result.ordinaryDevFlagged = ov.filter((x) => x.after.verdict !== 'pass')
-      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
-  }
-
+  benignSet(ORDINARY_DEV_FILE, 'ordinaryDev');
   // (b2c) hard-benign dev half (gate11: preferences, instructions between people, decisions, security quotes, app prompts
   // in code, sysadmin, bot commands, meetings; never trained on, not used for calibration).
-  const hardRaw = readJsonl(join(root, HARD_DEV_FILE));
-  const hv: Verdicts = hardRaw.map((x) => toRow(x, HARD_DEV_FILE)).map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
-  result.hardDev = { byLang: table(hv, (r) => r.lang ?? 'und'), byFamily: table(hv, (r) => r.family ?? ''), detectors: countDetectors(hv) };
-  if (ctx.args.confusion) {
-    result.hardDevFlagged = hv.filter((x) => x.after.verdict !== 'pass')
-      .map((x) => ({ lang: x.row.lang, family: x.row.family, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
-  }
+  benignSet(HARD_DEV_FILE, 'hardDev');
 
   // (b3) own attack development set (gate7: memory poisoning and hijacking in eight carriers, five languages; tuned on —
   // a dev figure, not a blind one). `carrier` and `addressee` ("none": no AI is addressed) are extra keys of its rows.
