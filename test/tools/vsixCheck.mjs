@@ -99,8 +99,19 @@ async function main() {
     await page.locator('.monaco-workbench').waitFor({ timeout: TIMEOUT_MS });
     // The palette lists contributed commands from the installed manifest; running one activates us.
     await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: TIMEOUT_MS });
+    // The answer is a toast, and a toast can be gone or covered before it is seen (once: the extension logged
+    // `status.shown` and no "Memory is …" toast ever became visible): ask again until one is seen, within the deadline.
+    const status = page.getByText(/Memory is (on|off)/).first();
     await runFromPalette(page, 'Memory: Show Status', TIMEOUT_MS);
-    await page.getByText(/Memory is (on|off)/).first().waitFor({ timeout: TIMEOUT_MS });
+    for (;;) {
+      try {
+        await status.waitFor({ timeout: 20_000 });
+        break;
+      } catch (e) {
+        if (Date.now() - started > TIMEOUT_MS) throw new Error(`Show Status never answered: ${e.message}`);
+        await runFromPalette(page, 'Memory: Show Status', TIMEOUT_MS);
+      }
+    }
     console.log(`[vsix] "Memory: Show Status" answered in the installed extension after ${secs()} s`);
     // The embedder loads in the background after the engine opens: ask again until it is named
     // (each answer is a fresh notification; the deadline is the only bound).
