@@ -362,7 +362,15 @@ export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
 /** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
 export const ATTACK_DEV_FILE = 'test/fixtures/gate-attack-dev.jsonl';
 export const LOCOMO_FILE = 'locomo-dev.json';
-/** Own held-out set: never trained or tuned on; scored by `bench gate` and the unit tests. */
+/**
+ * Held-out parts v1–v8 (written 2026-12-01 by the rules' authors and two independent authors), moved out of the
+ * held-out file at stop 24 once newer blind parts existed: material a gate round may train on (not in
+ * {@link OWN_TRAIN_FILES} until a round that does is merged).
+ */
+export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
+/** Held-out part v9 (a third independent author, 761 rows, benign-heavy): a dev set, never trained on. */
+export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
+/** Own held-out set (parts v10 on, blind authors): never trained or tuned on; scored by `bench gate` and the unit tests. */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
 export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
 
