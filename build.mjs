@@ -99,6 +99,8 @@ const tests = {
 function copyAssets() {
   mkdirSync(join(root, 'dist'), { recursive: true });
   copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), join(root, 'dist', 'sql-wasm.wasm'));
+  // sql.js's JavaScript is loaded (and patched: src/engine/store/sqlJsPatched.ts) from beside the bundles, not bundled.
+  copyFileSync(require.resolve('sql.js/dist/sql-wasm.js'), join(root, 'dist', 'sql-wasm.js'));
   copyOrtWasm(join(root, 'dist'));
 }
 

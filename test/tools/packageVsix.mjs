@@ -12,7 +12,7 @@ import { ROOT } from './installTools.mjs';
 export const VSIX = join(ROOT, 'dist-vsix', 'vscode-memory.vsix');
 const FORBIDDEN = [/^extension\/src\//, /^extension\/test\//, /^extension\/out\//, /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.tools\//, /^extension\/\.scratch\//,
   /^extension\/dist\/bench\.js$/, /^extension\/dist\/meta\//];
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/media/memory.svg',
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/sql-wasm.wasm', 'extension/dist/sql-wasm.js', 'extension/media/memory.svg',
   'extension/dist/ort-wasm-simd-threaded.wasm', 'extension/dist/ort-wasm-simd-threaded.mjs',
   // The poison gate's worker thread (engine/write/gatePool.ts): without it an import gates on one core.
   'extension/dist/gateWorker.js',

@@ -19,8 +19,9 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
   const add = (check: string, ok: boolean, detail?: string) => checks.push({ check, ok, ...(detail ? { detail } : {}) });
   const major = Number(process.versions.node.split('.')[0]);
   add('node_version', major >= 20, process.versions.node);
-  const wasm = path.join(c.binDir, 'sql-wasm.wasm');
-  add('sql_wasm', existsSync(wasm), existsSync(wasm) ? undefined : 'sql-wasm.wasm missing next to cli.js');
+  // sql.js: its wasm and its JavaScript (loaded from beside the bundle and patched, store/sqlJsPatched.ts).
+  const missing = ['sql-wasm.wasm', 'sql-wasm.js'].filter((f) => !existsSync(path.join(c.binDir, f)));
+  add('sql_wasm', missing.length === 0, missing.length ? `${missing.join(' and ')} missing next to cli.js` : undefined);
   add('store_dir_exists', existsSync(c.storeDir));
   if (existsSync(c.storeDir)) {
     let writable = true;

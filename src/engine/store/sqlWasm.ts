@@ -3,8 +3,9 @@
 // MemoryError('E_WASM_MISSING') before sql.js ever sees it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import initSqlJs from 'sql.js';
+import type initSqlJs from 'sql.js';
 import { MemoryError } from '../errors';
+import { patchedInitSqlJs } from './sqlJsPatched';
 
 export type SqlJs = initSqlJs.SqlJsStatic;
 
@@ -64,7 +65,8 @@ export function loadSqlJs(wasmPath?: string): Promise<SqlJs> {
         return {};
       },
     };
-    p = Promise.race([initSqlJs(config as Parameters<typeof initSqlJs>[0]), failed]).then((SQL) => {
+    const init = patchedInitSqlJs();
+    p = Promise.race([init(config as Parameters<typeof initSqlJs>[0]), failed]).then((SQL) => {
       if (memory) memories.set(SQL, memory);
       return SQL;
     }, (e: unknown) => {

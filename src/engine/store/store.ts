@@ -44,6 +44,8 @@ import {
 } from './repositories';
 import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+import { liveSnapshotBytes } from './sqlJsPatched';
+import { readIfExists, readSnapshot, statIno } from './storeFiles';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
 type Database = initSqlJs.Database;
@@ -135,24 +137,6 @@ function encodeParam(p: SqlParam): unknown {
 function decodeParam(p: unknown): SqlParam {
   if (p !== null && typeof p === 'object') return new Uint8Array(Buffer.from(String((p as { $b: string }).$b), 'base64'));
   return p as SqlParam;
-}
-
-function readIfExists(file: string): Buffer | undefined {
-  try {
-    return fs.readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw ioError(e, 'reading the store');
-  }
-}
-
-function statIno(file: string): { ino: number; size: number; stamp: string } | undefined {
-  try {
-    const s = fs.statSync(file, { bigint: true });
-    return { ino: Number(s.ino), size: Number(s.size), stamp: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Schema version of a database: the larger of PRAGMA user_version and meta('schema_version'). */
@@ -469,10 +453,14 @@ export class Store extends Disposable {
     if (!force && this.journalOffset <= JOURNAL_HEADER_BYTES && fs.existsSync(this.dbPath)) return false;
     const t0 = Date.now();
     this.db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('snapshot_seq', ?)", [String(this.lastSeq)]);
-    // export() closes and reopens the connection: it frees our prepared statements and resets pragmas.
-    const bytes = this.db.export();
-    this.stmts.clear();
-    this.applyPragmas(this.db);
+    // The live file when sql.js is patched (no copy), else export()'s copy (older sql.js builds closed and
+    // reopened the connection in it: statements freed, pragmas reset).
+    const live = liveSnapshotBytes(this.db);
+    const bytes = live ?? this.db.export();
+    if (!live) {
+      this.stmts.clear();
+      this.applyPragmas(this.db);
+    }
     try {
       writeFileAtomic(this.dbPath, bytes);
       writeFileAtomic(this.journalPath, encodeHeader(this.lastSeq));
@@ -599,7 +587,7 @@ export class Store extends Disposable {
   private loadLocked(): void {
     const report = this.openReport;
     // 1. Read and judge everything before changing any file (a newer schema must leave files untouched).
-    const snapBytes = readIfExists(this.dbPath);
+    const snapBytes = readSnapshot(this.dbPath);
     let db: Database | undefined;
     let snapshotCorrupt = false;
     if (snapBytes) {
@@ -844,7 +832,7 @@ export class Store extends Disposable {
   /** Loads the current snapshot and the journal after it (our journal position was compacted away). */
   private reloadSnapshot(locked: boolean): boolean {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const bytes = readIfExists(this.dbPath);
+      const bytes = readSnapshot(this.dbPath);
       if (!bytes) return false;
       let db: Database;
       try {

@@ -24,12 +24,33 @@ describe('The shipped CLI bundle', () => {
     this.timeout(20_000);
     const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
     try {
-      for (const f of ['cli.js', 'sql-wasm.wasm']) copyFileSync(path.join(DIST, f), path.join(dir, f));
+      for (const f of ['cli.js', 'sql-wasm.wasm', 'sql-wasm.js']) copyFileSync(path.join(DIST, f), path.join(dir, f));
       const r = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'bench', 'store', '--json'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
       assert.equal(r.status, 2, r.stderr);
       const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
       assert.equal(doc.error.code, 'E_USAGE');
       assert.match(doc.error.message, /npm run bench/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without sql-wasm.js beside it (a partial copy): a clear E_WASM_MISSING, and doctor names the file', function () {
+    this.timeout(20_000);
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
+    try {
+      for (const f of ['cli.js', 'sql-wasm.wasm']) copyFileSync(path.join(DIST, f), path.join(dir, f));
+      const env = { ...process.env, HOME: dir };
+      const r = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'status', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env });
+      assert.notEqual(r.status, 0);
+      const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
+      assert.equal(doc.error.code, 'E_WASM_MISSING');
+      assert.match(doc.error.message, /sql-wasm\.js/);
+      const d = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'doctor', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env });
+      const checks = (JSON.parse(d.stdout.trim()) as { checks: { check: string; ok: boolean; detail?: string }[] }).checks;
+      const wasm = checks.find((c) => c.check === 'sql_wasm')!;
+      assert.equal(wasm.ok, false);
+      assert.match(wasm.detail!, /sql-wasm\.js missing/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -151,7 +151,7 @@ describe('MCP server in the shipped bundle', function () {
   it('serves MCP from dist/cli.js copied to a folder without node_modules (the SDK is bundled)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'memory mcp bundle '));
     try {
-      for (const f of ['cli.js', 'sql-wasm.wasm']) writeFileSync(path.join(dir, f), readFileSync(path.join(ROOT, 'dist', f)));
+      for (const f of ['cli.js', 'sql-wasm.wasm', 'sql-wasm.js']) writeFileSync(path.join(dir, f), readFileSync(path.join(ROOT, 'dist', f)));
       const client = new Client({ name: 'bundle-test', version: '1' });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'cli.js'), 'mcp', '--store', path.join(dir, 'store')], cwd: dir, stderr: 'ignore' }));
       assert.equal(client.getServerVersion()?.name, 'vscode-memory');

@@ -1,0 +1,163 @@
+// sql.js, loaded with three small patches to its in-memory file system (issue #16). sql.js keeps the
+// database as a file in emscripten's MEMFS: one Uint8Array the size of the database. Unpatched,
+//  - every time the file outgrows that array (by 12.5 % steps once it passes 1 MB) MEMFS allocates a
+//    bigger one and copies the file into it: ~19 copies of the whole file while a store grows to 1 GB,
+//    and for the moment of each copy the old and the new array are both alive (twice the file in RAM);
+//  - a truncation copies the same way;
+//  - `export()` copies the file once more (SQLite's backup into a second array) for every snapshot.
+// Patched: a large file lives in a resizable ArrayBuffer (reserved address space, pages committed as
+// they are written) that grows and shrinks in place, and `Database.fileBytes()` hands out the live
+// file's bytes without a copy. Both keep sql.js's behaviour byte for byte (test/unit/store/sqlJsPatched.test.ts);
+// where a patch's text is not found (another sql.js build) or resizable ArrayBuffers are missing,
+// sql.js runs as published and `sqlJsPatchState()` says what is missing.
+import { constants as bufferConstants } from 'node:buffer';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import type initSqlJs from 'sql.js';
+import { MemoryError } from '../errors';
+
+/** A file smaller than this stays in a plain array (copying it costs nothing worth a reservation). */
+export const RESIZABLE_FROM = 32 << 20;
+
+/** The largest file a resizable array may hold: sql.js files are Uint8Arrays, so at most a Buffer's length, ≤ 4 GiB. */
+const MAX_RESERVE = Math.min(2 ** 32, bufferConstants.MAX_LENGTH);
+
+type Resizable = ArrayBuffer & { resizable?: boolean; maxByteLength?: number; resize?: (n: number) => void };
+
+const resizableSupported = ((): boolean => {
+  try {
+    const b = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => Resizable)(1, { maxByteLength: 2 });
+    return b.resizable === true && typeof b.resize === 'function';
+  } catch {
+    return false;
+  }
+})();
+
+/** A zeroed array of `size` bytes that grows in place (up to 4 GiB) when sql.js's file outgrows it; a plain one when small. */
+export function growableBytes(size: number): Uint8Array {
+  // A Buffer either way: sql.js opens a database by `slice`-ing the bytes it is given, which copies a
+  // Uint8Array but only re-views a Buffer.
+  if (!resizableSupported || size < RESIZABLE_FROM || size > MAX_RESERVE) return Buffer.alloc(size);
+  const ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+  return Buffer.from(new ctor(size, { maxByteLength: MAX_RESERVE }), 0, size);
+}
+
+/**
+ * A file's bytes read into {@link growableBytes} (a database file sql.js will keep growing); undefined when the
+ * file does not exist.
+ */
+export function readGrowable(file: string): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const bytes = growableBytes(size);
+    let off = 0;
+    while (off < size) {
+      const n = fs.readSync(fd, bytes, off, Math.min(size - off, 64 << 20), off);
+      if (n === 0) return bytes.subarray(0, off); // shorter than its size said: the caller judges the bytes
+      off += n;
+    }
+    return bytes;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * MEMFS's new array for a file whose `used` bytes must now fit `size` (capacity growth on write, or a
+ * truncation): the same buffer resized when it is resizable, else a new array with the bytes copied.
+ */
+export function memfsResize(old: Uint8Array | null | undefined, used: number, size: number): Uint8Array {
+  const buf = old?.buffer as Resizable | undefined;
+  if (old && buf?.resizable && old.byteOffset === 0 && (buf.maxByteLength ?? 0) >= size) {
+    buf.resize!(size);
+    return new Uint8Array(buf, 0, size);
+  }
+  const next = growableBytes(size);
+  if (old && used > 0) next.set(old.subarray(0, Math.min(used, size)));
+  return next;
+}
+
+/** The text each patch replaces in sql.js 1.17.0's `dist/sql-wasm.js` (minified names), and its replacement. */
+export const SQLJS_PATCHES: ReadonlyArray<{ name: string; find: string; replace: string }> = [
+  // MEMFS write: growing the file's capacity.
+  { name: 'grow', find: 'm=a.Ya.subarray(0,a.Za),a.Ya=new Uint8Array(g),a.Ya.set(m))', replace: 'a.Ya=__memfs.resize(a.Ya,a.Za,g))' },
+  // MEMFS setattr: truncating (or extending) the file to b bytes.
+  { name: 'truncate', find: 'a.Za!=b&&(d=a.Ya,a.Ya=new Uint8Array(b),a.Ya.set(d.subarray(0,Math.min(b,\na.Za))),a.Za=b)', replace: 'a.Za!=b&&(a.Ya=__memfs.resize(a.Ya,a.Za,b),a.Za=b)' },
+  // Database.fileBytes(): the database file as MEMFS holds it, a view without a copy.
+  {
+    name: 'fileBytes',
+    find: 'g.prototype["export"]=g.prototype.$b;',
+    replace: 'g.prototype["export"]=g.prototype.$b;g.prototype.fileBytes=function(){if(!this.db)throw Error("Database closed");var r=B(this.filename).node;return r.Ya?r.Ya.subarray(0,r.Za):new Uint8Array(0)};',
+  },
+];
+
+export interface SqlJsPatchState {
+  /** Where sql.js's JavaScript was read from. */
+  file: string;
+  /** Patches applied (all three, or none). */
+  applied: string[];
+  /** Patches whose text was not found exactly once, and why the file system runs unpatched. */
+  missing: string[];
+  resizable: boolean;
+}
+
+let state: SqlJsPatchState | undefined;
+let loaded: typeof initSqlJs | undefined;
+
+/** Where sql.js's JavaScript may live: next to the bundle (build.mjs copies it), else the package. */
+export function sqlJsCandidates(): string[] {
+  const out = [path.join(__dirname, 'sql-wasm.js')];
+  try {
+    out.push(require.resolve('sql.js/dist/sql-wasm.js'));
+  } catch {
+    /* inside a bundle without node_modules: the dist/ copy must do */
+  }
+  return out;
+}
+
+/** sql.js's source with every patch applied, or as published when any patch's text is not found exactly once. */
+export function patchSqlJs(src: string): { src: string; applied: string[]; missing: string[] } {
+  const missing = SQLJS_PATCHES.filter((p) => src.split(p.find).length !== 2).map((p) => p.name);
+  if (missing.length) return { src, applied: [], missing };
+  let out = src;
+  for (const p of SQLJS_PATCHES) out = out.replace(p.find, () => p.replace);
+  return { src: out, applied: SQLJS_PATCHES.map((p) => p.name), missing: [] };
+}
+
+/** sql.js's init function, patched (once per process). */
+export function patchedInitSqlJs(): typeof initSqlJs {
+  if (loaded) return loaded;
+  const file = sqlJsCandidates().find((f) => fs.existsSync(f));
+  if (!file) throw new MemoryError('E_WASM_MISSING', 'sql-wasm.js (sql.js) was not found next to the bundle or in node_modules');
+  const patched = patchSqlJs(fs.readFileSync(file, 'utf8'));
+  const fn = vm.compileFunction(patched.src, ['module', 'exports', 'require', '__filename', '__dirname', '__memfs'], { filename: file });
+  const mod: { exports: unknown } = { exports: {} };
+  fn(mod, mod.exports, createRequire(file), file, path.dirname(file), { resize: memfsResize });
+  state = { file, applied: patched.applied, missing: patched.missing, resizable: resizableSupported };
+  loaded = mod.exports as typeof initSqlJs;
+  return loaded;
+}
+
+/** What the loaded sql.js was patched with (undefined before the first load). */
+export function sqlJsPatchState(): SqlJsPatchState | undefined {
+  return state;
+}
+
+/**
+ * The live database file's bytes without a copy, to write as a snapshot (outside any transaction), when sql.js is
+ * patched and the header says "rollback journal" (bytes 18/19 = 1) as export() makes it; undefined otherwise.
+ */
+export function liveSnapshotBytes(db: object): Uint8Array | undefined {
+  const f = (db as { fileBytes?: () => Uint8Array }).fileBytes;
+  const live = typeof f === 'function' ? f.call(db) : undefined;
+  return live && live.length >= 100 && live[18] === 1 && live[19] === 1 ? live : undefined;
+}
