@@ -2,6 +2,7 @@
 import { accessSync, constants as fsc, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { MemoryError } from '../../engine/errors';
+import { sqlJsPatchState } from '../../engine/store/sqlJsPatched';
 import { describeGate, gateModelStatus } from '../../engine/write/poisonGate';
 import type { Command, CommandContext } from '../command';
 
@@ -33,6 +34,9 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
       add('store_opens', true, `seq ${st.store.seq}`);
       add('journal_clean', st.openReport.tornBytes === 0, st.openReport.tornBytes ? `${st.openReport.tornBytes} torn bytes were cut` : undefined);
       add('snapshot_readable', st.openReport.snapshotMovedAside === null, st.openReport.snapshotMovedAside ? 'an unreadable snapshot was moved aside' : undefined);
+      // Informational (not part of `ok`): unpatched, the store still works but copies its file as it grows.
+      const p = sqlJsPatchState();
+      if (p) add('sql_js_patched', p.missing.length === 0 && p.resizable, p.missing.length ? `unpatched: ${p.missing.join(', ')} not found in this sql.js` : p.resizable ? undefined : 'no resizable ArrayBuffer in this Node');
     } catch (e) {
       add('store_opens', false, e instanceof MemoryError ? `${e.code}: ${e.message}` : 'error');
     }
@@ -42,5 +46,5 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
   // another version (the rules still run; the detail says why).
   const g = gateModelStatus();
   add('gate_model', g.active, describeGate(g));
-  return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks, gate: g };
+  return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'sql_js_patched' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks, gate: g };
 }

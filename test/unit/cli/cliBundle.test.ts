@@ -3,7 +3,7 @@
 // Checked on the real build's esbuild metafile and by running the real bundle without bench.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -51,6 +51,20 @@ describe('The shipped CLI bundle', () => {
       const wasm = checks.find((c) => c.check === 'sql_wasm')!;
       assert.equal(wasm.ok, false);
       assert.match(wasm.detail!, /sql-wasm\.js missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('doctor: the sql.js beside the bundle took its patches (the store grows its file in place)', function () {
+    this.timeout(20_000);
+    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
+    try {
+      mkdirSync(path.join(dir, 'store')); // doctor opens only a store that exists
+      const d = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'doctor', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
+      const checks = (JSON.parse(d.stdout.trim()) as { checks: { check: string; ok: boolean; detail?: string }[] }).checks;
+      assert.deepEqual(checks.find((c) => c.check === 'sql_js_patched'), { check: 'sql_js_patched', ok: true });
+      assert.equal(checks.find((c) => c.check === 'sql_wasm')!.ok, true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
