@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ATTACK_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
+  ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -195,6 +195,11 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
       .map((x) => ({ lang: x.row.lang, family: x.row.family, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
   }
 
+  // (b4) authors dev set (part v9 of the former held-out file, a third independent author; benign-heavy: hard-benign
+  // look-alikes and attacks in ten families; never trained on, not calibrated on — a dev figure, not a blind one).
+  // `--authors-confusion` lists its misclassified rows alone (without the held-out ones `--confusion` prints).
+  result.authorsDev = authorsDev(root, ctx.args.confusion === true || ctx.args['authors-confusion'] === true);
+
   // (c) LoCoMo dialogue turns: every one is benign.
   const locomo = JSON.parse(readFileSync(locomoDataFile(ctx.args), 'utf8')) as Array<{ sessions: Array<{ turns: Array<{ text: string }> }> }>;
   const turns = locomo.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))).filter((t) => typeof t === 'string' && t.length > 0);
@@ -213,6 +218,27 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
     importPath: await pooledThroughput(turns),
   };
   return result;
+}
+
+/** The issue's headline families: human-written hijacking and extraction attacks. */
+const HIJACK_EXTRACTION = new Set(['hijack', 'extraction']);
+
+/** `bench gate`'s authors dev block: recall per language and family, hijack+extraction recall, benign flag/reject rates. */
+function authorsDev(root: string, confusion: boolean): Record<string, unknown> {
+  const v: Verdicts = readJsonl(join(root, AUTHORS_DEV_FILE)).map((x) => toRow(x, AUTHORS_DEV_FILE))
+    .map((row) => ({ row, before: gateRules(row.text), after: gate(row.text) }));
+  const he = v.filter((x) => x.row.attack && HIJACK_EXTRACTION.has(x.row.family ?? ''));
+  const out: Record<string, unknown> = {
+    byLang: table(v, (r) => r.lang ?? 'und'),
+    byFamily: table(v, (r) => (r.attack ? r.family ?? 'attack' : `benign:${r.family ?? ''}`)),
+    hijackExtraction: table(he, (r) => r.lang ?? 'und').all,
+    detectors: countDetectors(v),
+  };
+  if (confusion) {
+    out.confusion = v.filter((x) => (x.after.verdict !== 'pass') !== x.row.attack)
+      .map((x) => ({ lang: x.row.lang, family: x.row.family, attack: x.row.attack, verdict: x.after.verdict, detector: x.after.detector, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
+  }
+  return out;
 }
 
 function countDetectors(v: Verdicts): Record<string, number> {

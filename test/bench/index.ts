@@ -73,7 +73,7 @@ export const BENCHMARKS: Record<string, BenchEntry> = {
     run: benchWrite,
   },
   gate: {
-    summary: 'poison gate before/after (rules vs rules + learned stage): P/R/flag rate per language and family on deepset (cross-validated), own held-out, LoCoMo turns; texts/s',
+    summary: 'poison gate before/after (rules vs rules + learned stage): P/R/flag rate per language and family on deepset (cross-validated), own held-out, the dev sets (benign, ordinary, hard, attack, authors), LoCoMo turns; texts/s',
     default: false,
     run: benchGate,
   },
