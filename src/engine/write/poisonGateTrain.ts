@@ -74,7 +74,7 @@ export interface TrainOptions {
   hiddenInput?: number;
   /** The hidden layer's output is clamped to ±hiddenCap logits (0: not clamped). */
   hiddenCap?: number;
-  /** Weight of a row by its source (TrainRow.source; default 1). */
+  /** Weight of a row by its source (TrainRow.source; default 1); `<source>#attack` / `<source>#benign` weigh one class of it. */
   sourceWeight?: Readonly<Record<string, number>>;
 }
 
@@ -111,7 +111,8 @@ export const SHIPPED_OPTIONS: TrainOptions = { calibrationMargin: 0.35 };
 interface Example { sets: number[][]; y: number; weight: number }
 
 function examples(rows: TrainRow[], bits: number, sourceWeight: Readonly<Record<string, number>> = {}): Example[] {
-  const sw = (r: TrainRow) => sourceWeight[r.source ?? ''] ?? 1;
+  // A source's weight, or its attacks' (`<source>#attack`) or benign rows' (`<source>#benign`) apart (gate12).
+  const sw = (r: TrainRow) => sourceWeight[`${r.source ?? ''}#${r.attack ? 'attack' : 'benign'}`] ?? sourceWeight[r.source ?? ''] ?? 1;
   let pos = 0, neg = 0;
   for (const r of rows) if (r.attack) pos += sw(r); else neg += sw(r);
   const total = pos + neg;

@@ -132,6 +132,21 @@ describe('poison gate learned stage', () => {
       assert.notEqual(sha(a), sha(c));
     });
 
+    it('weighs a source\'s benign rows or attacks apart (`<source>#benign`, `<source>#attack`), the class key before the source\'s', () => {
+      const root = repoRoot(__dirname);
+      const all = readJsonl(join(root, OWN_TRAIN_FILES[2]));
+      const rows: TrainRow[] = [...all.filter((v) => v.label === 'injection').slice(0, 100), ...all.filter((v) => v.label !== 'injection').slice(0, 100)]
+        .map((v, i) => ({ text: String(v.text), attack: v.label === 'injection', source: i % 2 ? 'a' : 'b' }));
+      const opts = { bits: 12, epochs: 3, hiddenUnits: 0, thresholds: { untrustedAt: 0, rejectAt: 1 } };
+      const train = (sourceWeight?: Record<string, number>) => sha(trainGateModel(rows, { ...opts, sourceWeight }).bytes);
+      const plain = train();
+      assert.equal(train({ 'a#benign': 1, 'a#attack': 1 }), plain);
+      assert.notEqual(train({ 'a#benign': 0.3 }), plain);
+      assert.notEqual(train({ 'a#benign': 0.3 }), train({ 'a#attack': 0.3 }));
+      assert.equal(train({ a: 0.3 }), train({ 'a#benign': 0.3, 'a#attack': 0.3 }));
+      assert.equal(train({ a: 5, 'a#benign': 0.3, 'a#attack': 0.3 }), train({ a: 0.3 }));
+    });
+
     it('trains the same bytes from the same rows in any order (files swapped, rows shuffled), calibration included', () => {
       const root = repoRoot(__dirname);
       const part = (f: string, n: number): TrainRow[] => readJsonl(join(root, f)).slice(0, n).map((v) => ({ text: String(v.text), attack: v.label === 'injection', source: f }));
