@@ -4,7 +4,6 @@
 // the embedder switched without ever mixing two embedders' vectors. Owned by MemoryEngine.
 import { closeSync, existsSync, openSync } from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../atomicWrite';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embed/e5Embedder';
 import type { Embedder } from '../embed/embedder';
 import { errorCode } from '../errors';
@@ -259,7 +258,7 @@ export class IndexKeeper extends Disposable {
         if (skip) {
           this.logger.info('index.save_skipped', { why, seq: this.persisted.seq, changed: skip.changed });
         } else {
-          writeFileAtomic(this.indexFile, index.serialize(seq));
+          index.saveImage(this.indexFile, seq);
           this.persisted.seq = seq;
           this.persisted.version = index.version;
           this.changedSinceImage = new Set();

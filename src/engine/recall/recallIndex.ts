@@ -14,7 +14,7 @@ import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
 import { IdList, IdTable } from './idTable';
-import { bufferSource, decodeImage, encodeImage, type ImageSource } from './indexImage';
+import { bufferSource, decodeImage, encodeImage, type ImageOut, type ImageSource, writeImage } from './indexImage';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
@@ -502,7 +502,16 @@ export class RecallIndex {
    * sequence number the image reflects.
    */
   serialize(seq: number): Buffer {
-    return encodeImage({ seq, docs: this.ids.length, ids: this.ids.blob ?? this.ids.toArray(), interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() });
+    return encodeImage(this.imageOut(seq));
+  }
+
+  /** Writes `serialize(seq)`'s bytes to `file` (atomically) without building them in one buffer. */
+  saveImage(file: string, seq: number): void {
+    writeImage(file, this.imageOut(seq));
+  }
+
+  private imageOut(seq: number): ImageOut {
+    return { seq, docs: this.ids.length, ids: this.ids.blob ?? this.ids.toArray(), interned: this.internedNames, table: this.docOf.raw, columns: this.columns(), keyword: this.keyword.serialize() };
   }
 
   /**

@@ -161,3 +161,15 @@ export function liveSnapshotBytes(db: object): Uint8Array | undefined {
   const live = typeof f === 'function' ? f.call(db) : undefined;
   return live && live.length >= 100 && live[18] === 1 && live[19] === 1 ? live : undefined;
 }
+
+/**
+ * Closes `db` and hands its file's memory back to the system now (a resizable buffer shrinks to nothing)
+ * rather than at some later garbage collection: a store closed and another opened in the same process
+ * would otherwise hold both files for a while (1M items: ~0.9 GB each).
+ */
+export function closeDatabase(db: { close(): void }): void {
+  const f = (db as { fileBytes?: () => Uint8Array }).fileBytes;
+  const buf = (typeof f === 'function' ? f.call(db).buffer : undefined) as Resizable | undefined;
+  db.close();
+  if (buf?.resizable) buf.resize!(0);
+}

@@ -44,7 +44,7 @@ import {
 } from './repositories';
 import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { liveSnapshotBytes } from './sqlJsPatched';
+import { closeDatabase, liveSnapshotBytes } from './sqlJsPatched';
 import { readIfExists, readSnapshot, statIno } from './storeFiles';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
@@ -925,7 +925,7 @@ export class Store extends Disposable {
   private closeDb(): void {
     this.freeStatements();
     try {
-      this.db?.close();
+      if (this.db) closeDatabase(this.db);
     } catch {
       /* already closed */
     }

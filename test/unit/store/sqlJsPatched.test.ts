@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
-import { growableBytes, liveSnapshotBytes, memfsResize, patchSqlJs, RESIZABLE_FROM, SQLJS_PATCHES, sqlJsPatchState } from '../../../src/engine/store/sqlJsPatched';
+import { closeDatabase, growableBytes, liveSnapshotBytes, memfsResize, patchSqlJs, RESIZABLE_FROM, SQLJS_PATCHES, sqlJsPatchState } from '../../../src/engine/store/sqlJsPatched';
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
 import { Store } from '../../../src/engine/store/store';
 import { cleanupTempDirs, tempDir } from './helpers';
@@ -102,7 +102,9 @@ describe('store: sql.js patched to grow its file in place and hand it out withou
     assert.equal(again.exec('PRAGMA integrity_check')[0].values[0][0], 'ok');
     again.exec('INSERT INTO t VALUES (100000, randomblob(3000000))');
     assert.ok(fileOf(again).buffer === bytes.buffer, 'grows on in place');
-    again.close();
+    closeDatabase(again);
+    assert.equal(bytes.buffer.byteLength, 0, "closing hands the file's memory back at once, not at a later GC");
+    assert.throws(() => again.exec('SELECT 1'), /closed/);
   });
 
   it('a store past the threshold compacts from its live file and reopens with every row', async function () {
