@@ -41,7 +41,12 @@ export function growableBytes(size: number): Uint8Array {
   // Uint8Array but only re-views a Buffer.
   if (!resizableSupported || size < RESIZABLE_FROM || size > MAX_RESERVE) return Buffer.alloc(size);
   const ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
-  return Buffer.from(new ctor(size, { maxByteLength: MAX_RESERVE }), 0, size);
+  try {
+    return Buffer.from(new ctor(size, { maxByteLength: MAX_RESERVE }), 0, size);
+  } catch {
+    // The reservation refused (address space, a sandboxed V8's limits): a plain array, copied on growth as unpatched.
+    return Buffer.alloc(size);
+  }
 }
 
 /**
@@ -78,8 +83,12 @@ export function readGrowable(file: string): Uint8Array | undefined {
 export function memfsResize(old: Uint8Array | null | undefined, used: number, size: number): Uint8Array {
   const buf = old?.buffer as Resizable | undefined;
   if (old && buf?.resizable && old.byteOffset === 0 && (buf.maxByteLength ?? 0) >= size) {
-    buf.resize!(size);
-    return new Uint8Array(buf, 0, size);
+    try {
+      buf.resize!(size);
+      return new Uint8Array(buf, 0, size);
+    } catch {
+      /* the system refused the pages: a copy, as unpatched */
+    }
   }
   const next = growableBytes(size);
   if (old && used > 0) next.set(old.subarray(0, Math.min(used, size)));
