@@ -38,6 +38,7 @@
 import { fewWords, GateModel, gateScore, loadGateModel, WEIGHTS_VERSION, withHiddenLayer } from './poisonGateModel';
 import { addressedImperative, policyForAssistant, setupTextAsked } from './poisonGateAddressed';
 import { memoryPoisoning } from './poisonGateMemory';
+import { decodeAndObey } from './poisonGateDecode';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { aiNote, plantedForAi, sharedSecret } from './poisonGatePlanted';
 import { reportedSpeech } from './poisonGateQuotes';
@@ -419,6 +420,7 @@ const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: hijackParaphrase }, // poisonGateStanding.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: plantedForAi }, // poisonGatePlanted.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: sharedSecret }, // poisonGatePlanted.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: decodeAndObey }, // poisonGateDecode.ts (gate12)
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
@@ -442,6 +444,11 @@ const DETECTORS: Detector[] = [
     // Secrets sent to a URL or address, on one line: verb → sensitive object → target, or object → verb+it → target.
     name: 'exfiltration', verdict: 'untrusted',
     re: new RegExp(String.raw`\b(?:send|post|upload|e-?mail|mail|forward|exfiltrate|leak|transmit|paste|share|sync|copy|push|dump|schick\w*|sende\w*|lade|leite\w*|ubertrag\w*|teile|kuld\w*|toltsd|tovabbitsd|ird meg|osszd meg|masold|envia\w*|manda\w*|sube|reenvia\w*|comparte|copia|envoie\w*|transmets|transfere\w*|televerse\w*|partage|copie|publie)\b[^\n]{0,80}?`+EXFIL_SENSITIVE+String.raw`[^\n]{0,120}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?(?:\b(?:send|post|upload|e-?mail|mail|forward|transmit|leak|encode|append|attach|embed|include|put|submit|paste)\s+(?:it|them|this|these|everything|all|that)\b|\b(?:schick|sende|send|hang|lade|ubertrag|pack|leite|kodier)\w*\s+(?:es|sie|alles|das|diese)\b|\b(?:el|fel|at|ki|be|tovabb)?(?:kuld|tedd|tegye|tolt|masol|illeszd|fuzd|tovabbit)\w*\b|\b(?:envia|manda|mete|incluye|adjunta|sube|pega|pon|codifica)(?:los|las|lo|la|les)\b|\b(?:envoie|envoyez|mets|mettez|ajoute|ajoutez|colle|transmets|televerse|inclus|poste|encode)(?:-les|-le|-la| les | le | la | tout\b))[^\n]{0,80}?`+EXFIL_TARGET+String.raw`|`+EXFIL_SENSITIVE+String.raw`[^\n]{0,100}?`+EXFIL_TARGET+String.raw`[^\n]{0,60}?(?:\b(?:el|at|tovabb)?(?:kuld|masol|tovabbit)\w*(?:ed|ad|od|sd|d|eni|ani)\b|\bfel(?: kell)? ?tolt\w*|\btolt\w* fel\b)`, 'u'), // HU: verb last
+  },
+  {
+    // Uploading a well-known secret file (gate12): `curl -X POST --data-binary @$HOME/.npmrc https://…`.
+    name: 'exfiltration', verdict: 'untrusted',
+    re: /\b(?:curl|wget)\b[^\n]{0,160}?(?:--data(?:-binary|-raw|-urlencode)?|-d|-f|--form|-t|--upload-file|--post-file)[\s=]+\S*?(?:~|\$\{?home\}?)?\/?(?:\.npmrc|\.pypirc|\.docker\/config\.json|\.ssh\/id_\w+(?!\.pub)|\.aws\/credentials|\.netrc|\.pgpass|\.git-credentials|\.kube\/config|\.env)\b/u,
   },
   {
     // Reading well-known secret files on the assistant's machine.
