@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
+  ADVICE_DEV_FILE, ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -176,6 +176,9 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   // (b2c) hard-benign dev half (gate11: preferences, instructions between people, decisions, security quotes, app prompts
   // in code, sysadmin, bot commands, meetings; never trained on, not used for calibration).
   benignSet(HARD_DEV_FILE, 'hardDev');
+  // (b2d) ordinary second-person advice dev third (gate13: e-mails, chat answers, forum replies, how-tos, cooking, travel,
+  // health, money, study in five languages; never trained on, not used for calibration).
+  benignSet(ADVICE_DEV_FILE, 'adviceDev');
 
   // (b3) own attack development set (gate7: memory poisoning and hijacking in eight carriers, five languages; tuned on —
   // a dev figure, not a blind one). `carrier` and `addressee` ("none": no AI is addressed) are extra keys of its rows.

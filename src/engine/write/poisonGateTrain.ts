@@ -28,6 +28,7 @@ import { createGate, gateRules, gateViews } from './poisonGate';
 import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit, withHiddenLayer } from './poisonGateModel';
 import { sourceProse } from './poisonGateSource';
 import { harrellDavis } from './hdQuantile';
+import { BENIGN_DEV_FILE, LOCOMO_FILE, OWN_TRAIN_FILES, trainsOn } from './poisonGateFiles';
 import { encodeHiddenLayer, HiddenLayer, hiddenTagOf, loadHiddenLayer } from './poisonGateHidden';
 import { hiddenStep, initHidden, quantiseHidden, RawHidden, rawHiddenLogit } from './poisonGateHiddenTrain';
 import { prng } from '../prng';
@@ -330,50 +331,7 @@ export function trainGateModel(input: readonly TrainRow[], opts: TrainOptions = 
 // ---------------------------------------------------------------------------------------------
 // Training data: the repository's own corpora plus the deepset train split beside the checkout.
 
-/**
- * A second author's corpus (gate8: 483 hijacking/extraction/memory-poisoning attacks, 722 look-alikes). gate8 kept it
- * out of training: with the linear model alone it cost deepset CV recall 0.665 → 0.626 (DE 0.56). With the hidden layer
- * (gate9) it is trained on: deepset CV 0.645, its dev split 55 → 70 of 102 attacks (README, poison gate).
- */
-export const CANDIDATE_TRAIN_FILE = 'test/fixtures/gate-train-gate8.jsonl';
-/**
- * Ordinary benign texts (gate10: e-mails, code answers, tables, questions, dialogue, notes, issues in EN/DE/HU/ES/FR,
- * much second-person advice): the training half; the other half is {@link ORDINARY_DEV_FILE}.
- */
-export const ORDINARY_TRAIN_FILE = 'test/fixtures/gate-train-gate10.jsonl';
-/** The dev half of gate10's ordinary texts: never trained on; `bench gate` reports its flag rate. */
-export const ORDINARY_DEV_FILE = 'test/fixtures/gate-ordinary-dev.jsonl';
-/**
- * Hard-benign texts (gate11: preferences, instructions between people, decisions, sysadmin, bot commands in EN/DE/HU/ES/FR):
- * the training half without {@link HARD_QUOTING_FILE}; the other half is {@link HARD_DEV_FILE}.
- */
-export const HARD_TRAIN_FILE = 'test/fixtures/gate-train-gate11.jsonl';
-/** The dev half of gate11's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
-export const HARD_DEV_FILE = 'test/fixtures/gate-hard-dev.jsonl';
-/**
- * gate11's training-half rows that quote or embed attacks (security quotes, meetings about attacks, app code holding
- * prompts and test injections): written for training and kept out of it — trained on, they taught attack wording as
- * benign and deepset CV recall fell 0.650 → 0.635 (DE 0.606 → 0.592; README, poison gate). Never calibrated on.
- */
-export const HARD_QUOTING_FILE = 'test/fixtures/gate-hard-quoting.jsonl';
-/** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
-/** Hard-benign development set (gate6): never trained on; calibrates the untrusted threshold with the LoCoMo turns. */
-export const BENIGN_DEV_FILE = 'test/fixtures/gate-benign-dev.jsonl';
-/** Attack development set (gate7): memory poisoning and hijacking in eight carriers; never trained on, scored by `bench gate`. */
-export const ATTACK_DEV_FILE = 'test/fixtures/gate-attack-dev.jsonl';
-export const LOCOMO_FILE = 'locomo-dev.json';
-/**
- * Held-out parts v1–v8 (written 2026-12-01 by the rules' authors and two independent authors), moved out of the
- * held-out file at stop 24 once newer blind parts existed: material a gate round may train on (not in
- * {@link OWN_TRAIN_FILES} until a round that does is merged).
- */
-export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
-/** Held-out part v9 (a third independent author, 761 rows, benign-heavy): a dev set, never trained on. */
-export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
-/** Own held-out set (parts v10 on, blind authors): never trained or tuned on; scored by `bench gate` and the unit tests. */
-export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
-export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
+export * from './poisonGateFiles';
 
 /** The repository root, found upward from `from` (a checkout's src/ or out/src/). */
 export function repoRoot(from = __dirname): string {
@@ -420,7 +378,7 @@ export function deepsetRows(file: string): TrainRow[] {
 }
 
 export function ownTrainRows(root = repoRoot()): TrainRow[] {
-  return OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).map((v) => toRow(v, f)));
+  return OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).filter((v) => trainsOn(f, v)).map((v) => toRow(v, f)));
 }
 
 /** Every training row in the fixed order: own corpora, then the deepset train split. */
