@@ -2,7 +2,8 @@
 // and atomic snapshots, shared safely by several processes (VS Code windows, the CLI).
 //
 // Design, in one place:
-// - Files in `dir`: memory.db (snapshot: a SQLite file from export(), replaced by temp + fsync +
+// - Files in `dir`: memory.db (snapshot: the SQLite file sql.js holds, written from its live bytes —
+//   sqlJsPatched.ts; export() where sql.js is unpatched — replaced by temp + fsync +
 //   rename; meta('snapshot_seq') = last sequence it contains), memory.journal (see journal.ts:
 //   header with the snapshot's sequence, then checksummed records), memory.lock (see fileLock.ts).
 // - A write is a logical batch { stmts: [sql, params][], touched ids } built by repository methods
@@ -15,7 +16,7 @@
 //   first catch up on the journal (a stat; at most every `readCheckMs`), plus a poll timer and
 //   fs.watch, so other processes' writes show up well within 2 s.
 // - Compaction (size threshold after a flush, idle, close; never inside a transaction): under the
-//   lock, export → memory.db, then a fresh journal whose header carries that sequence. A process
+//   lock, the live file (or export()) → memory.db, then a fresh journal whose header carries that sequence. A process
 //   whose journal position is gone (header sequence beyond what it has applied) reloads the snapshot.
 //   When (compactionPolicy.ts): once the journal has grown by a fixed fraction of the snapshot (bounded
 //   write amplification), or at idle/close once it would take more than ~2 s to replay at the next open;
