@@ -13,10 +13,11 @@
 // A feature's bucket is the low `bits` bits of its id (the linear table's bucket masked further), its sign the id's
 // top bit, as in the linear table.
 import { createHash } from 'node:crypto';
+import { HEADER_BYTES, openHeader, verifiedBodyHash } from './gateWeightsFile';
 
 export const HIDDEN_MAGIC = 'PGH1';
 export const HIDDEN_VERSION = 1;
-const HEADER_BYTES = 64;
+const NAMES = { file: 'file', kind: 'a hidden-layer file', version: 'version', checksum: 'checksum', body: 'body' };
 /** Bit 30 of a feature id: a structural feature (STRUCTURAL in poisonGateModel.ts, which imports this module). */
 export const INPUT_BIT = 0x40000000;
 
@@ -46,13 +47,7 @@ export interface HiddenLayer {
 
 /** Parses and verifies a hidden-layer file; throws HiddenLayerError naming what is wrong. */
 export function loadHiddenLayer(bytes: Uint8Array): HiddenLayer {
-  if (!(bytes instanceof Uint8Array)) throw new HiddenLayerError('weights are not bytes');
-  if (bytes.length < HEADER_BYTES) throw new HiddenLayerError(`file too short (${bytes.length} bytes, header needs ${HEADER_BYTES})`);
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== HIDDEN_MAGIC) throw new HiddenLayerError(`not a hidden-layer file (magic ${JSON.stringify(magic)}, expected ${HIDDEN_MAGIC})`);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = dv.getUint32(4, true);
-  if (version !== HIDDEN_VERSION) throw new HiddenLayerError(`unsupported version ${version} (this build reads ${HIDDEN_VERSION})`);
+  const dv = openHeader(bytes, HIDDEN_MAGIC, HIDDEN_VERSION, NAMES, (m) => new HiddenLayerError(m));
   const bits = dv.getUint32(8, true);
   const units = dv.getUint32(12, true);
   if (bits < 8 || bits > 16) throw new HiddenLayerError(`bucket bits ${bits} out of range 8–16`);
@@ -65,10 +60,7 @@ export function loadHiddenLayer(bytes: Uint8Array): HiddenLayer {
   const cap = dv.getFloat32(24, true);
   if (!Number.isFinite(cap) || cap < 0) throw new HiddenLayerError('cap must be a finite number ≥ 0');
   if (!Number.isFinite(scale) || !(scale > 0)) throw new HiddenLayerError('scale must be a positive finite number');
-  const body = bytes.subarray(HEADER_BYTES);
-  const recorded = Buffer.from(bytes.subarray(32, 64)).toString('hex');
-  const got = createHash('sha256').update(body).digest('hex');
-  if (recorded !== got) throw new HiddenLayerError(`checksum mismatch (header ${recorded.slice(0, 12)}…, body ${got.slice(0, 12)}…): the file is corrupt`);
+  const got = verifiedBodyHash(bytes, NAMES, (m) => new HiddenLayerError(m));
   const unitBias = new Float32Array(units), outWeight = new Float32Array(units);
   for (let j = 0; j < units; j++) {
     unitBias[j] = dv.getFloat32(HEADER_BYTES + 4 * j, true);

@@ -19,11 +19,12 @@
 //   first four bytes of the hidden layer's SHA-256 — the thresholds were calibrated with that layer, gate9)
 //   32 32-byte SHA-256 of the int8 table | 64 int8[buckets]
 import { createHash } from 'node:crypto';
+import { HEADER_BYTES, openHeader, verifiedBodyHash } from './gateWeightsFile';
 import { HiddenLayer, hiddenLogit, hiddenTagOf, INPUT_BIT, loadHiddenLayer } from './poisonGateHidden';
 
 export const WEIGHTS_MAGIC = 'PGW1';
 export const WEIGHTS_VERSION = 1;
-const HEADER_BYTES = 64;
+const NAMES = { file: 'weights file', kind: 'a weights file', version: 'weights version', checksum: 'weights checksum', body: 'table' };
 /** Tokens per scored window; windows overlap by half (32: best deepset CV recall at the lowest LoCoMo flag rate of 16/24/32/48/64). */
 export const WINDOW_TOKENS = 32;
 
@@ -53,13 +54,7 @@ export interface GateModel {
 
 /** Parses and verifies a weights file; throws GateModelError naming what is wrong. */
 export function loadGateModel(bytes: Uint8Array): GateModel {
-  if (!(bytes instanceof Uint8Array)) throw new GateModelError('weights are not bytes');
-  if (bytes.length < HEADER_BYTES) throw new GateModelError(`weights file too short (${bytes.length} bytes, header needs ${HEADER_BYTES})`);
-  const magic = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
-  if (magic !== WEIGHTS_MAGIC) throw new GateModelError(`not a weights file (magic ${JSON.stringify(magic)}, expected ${WEIGHTS_MAGIC})`);
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = dv.getUint32(4, true);
-  if (version !== WEIGHTS_VERSION) throw new GateModelError(`unsupported weights version ${version} (this build reads ${WEIGHTS_VERSION})`);
+  const dv = openHeader(bytes, WEIGHTS_MAGIC, WEIGHTS_VERSION, NAMES, (m) => new GateModelError(m));
   const bits = dv.getUint32(8, true);
   if (bits < 8 || bits > 24) throw new GateModelError(`bucket bits ${bits} out of range 8–24`);
   const n = 2 ** bits;
@@ -73,10 +68,8 @@ export function loadGateModel(bytes: Uint8Array): GateModel {
   }
   if (!(scale > 0)) throw new GateModelError('scale must be positive');
   if (!(rejectAt >= untrustedAt)) throw new GateModelError('reject threshold is below the untrusted threshold');
+  const got = verifiedBodyHash(bytes, NAMES, (m) => new GateModelError(m));
   const table = bytes.subarray(HEADER_BYTES);
-  const want = Buffer.from(bytes.subarray(32, 64)).toString('hex');
-  const got = createHash('sha256').update(table).digest('hex');
-  if (want !== got) throw new GateModelError(`weights checksum mismatch (header ${want.slice(0, 12)}…, table ${got.slice(0, 12)}…): the file is corrupt`);
   const weights = new Int8Array(table.buffer.slice(table.byteOffset, table.byteOffset + table.byteLength));
   return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got, hiddenTag: dv.getUint32(28, true) };
 }
