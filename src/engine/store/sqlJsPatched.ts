@@ -166,8 +166,7 @@ export function sqlJsPatchState(): SqlJsPatchState | undefined {
  * patched and the header says "rollback journal" (bytes 18/19 = 1) as export() makes it; undefined otherwise.
  */
 export function liveSnapshotBytes(db: object): Uint8Array | undefined {
-  const f = (db as { fileBytes?: () => Uint8Array }).fileBytes;
-  const live = typeof f === 'function' ? f.call(db) : undefined;
+  const live = fileBytesOf(db);
   return live && live.length >= 100 && live[18] === 1 && live[19] === 1 ? live : undefined;
 }
 
@@ -177,8 +176,13 @@ export function liveSnapshotBytes(db: object): Uint8Array | undefined {
  * would otherwise hold both files for a while (1M items: ~0.9 GB each).
  */
 export function closeDatabase(db: { close(): void }): void {
-  const f = (db as { fileBytes?: () => Uint8Array }).fileBytes;
-  const buf = (typeof f === 'function' ? f.call(db).buffer : undefined) as Resizable | undefined;
+  const buf = fileBytesOf(db)?.buffer as Resizable | undefined;
   db.close();
   if (buf?.resizable) buf.resize!(0);
+}
+
+/** `Database.fileBytes()` (the patch) when this sql.js has it. */
+function fileBytesOf(db: object): Uint8Array | undefined {
+  const f = (db as { fileBytes?: () => Uint8Array }).fileBytes;
+  return typeof f === 'function' ? f.call(db) : undefined;
 }

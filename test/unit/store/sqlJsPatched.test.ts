@@ -123,9 +123,15 @@ describe('store: sql.js patched to grow its file in place and hand it out withou
     const size1 = statSync(path.join(dir, 'memory.db')).size;
     assert.ok(size1 > RESIZABLE_FROM, `snapshot ${size1} bytes`);
     s = await Store.open({ dir, watch: false }); // read into a resizable buffer
+    // The store must write its live file, never export()'s copy, and hand the buffer back when it closes.
+    const live = (s as unknown as { db: Database }).db;
+    live.export = () => { throw new Error('export() was called'); };
+    const liveBuffer = fileOf(live).buffer;
+    assert.equal((liveBuffer as ArrayBuffer & { resizable?: boolean }).resizable, true);
     await put(s, 1_200, 300);
     assert.equal(await s.compact(), true);
     await s.close();
+    assert.equal(liveBuffer.byteLength, 0, 'closing the store emptied its file buffer');
     assert.ok(statSync(path.join(dir, 'memory.db')).size > size1);
     // The snapshot on disk, opened by a plain sql.js database: intact, every row, the header as export() writes it.
     const SQL = await loadSqlJs();
