@@ -75,8 +75,8 @@ export class StatusReader {
   /** The engine's own footprint (see EngineFootprint); recomputed only when the store or the index changed. */
   footprint(): EngineFootprint {
     const index = this.src.index();
-    // The database's memory: sql.js's WASM heap (page cache, working memory) plus the database file it keeps in memory.
-    const heap = this.src.store.heapBytes + this.src.store.dbBytes;
+    // The database's memory: sql.js's WASM heap (page cache, working memory) plus what of the file it keeps in memory.
+    const heap = this.src.store.heapBytes + this.src.store.fileMemoryBytes;
     const key = `${this.src.store.seq}:${index.version}:${index.vectorVersion}:${index.vectorCount}:${index.pendingVectorCount}:${heap}`;
     if (this.footprintCache?.key === key) return this.footprintCache.value;
     const f = index.footprint();

@@ -1,4 +1,4 @@
-// sql.js, loaded with three small patches to its in-memory file system (issue #16). sql.js keeps the
+// sql.js, loaded with small patches to its in-memory file system (issue #16). sql.js keeps the
 // database as a file in emscripten's MEMFS: one Uint8Array the size of the database. Unpatched,
 //  - every time the file outgrows that array (by 12.5 % steps once it passes 1 MB) MEMFS allocates a
 //    bigger one and copies the file into it: ~19 copies of the whole file while a store grows to 1 GB,
@@ -7,7 +7,10 @@
 //  - `export()` copies the file once more (SQLite's backup into a second array) for every snapshot.
 // Patched: a large file lives in a resizable ArrayBuffer (reserved address space, pages committed as
 // they are written) that grows and shrinks in place, and `Database.fileBytes()` hands out the live
-// file's bytes without a copy. Both keep sql.js's behaviour byte for byte (test/unit/store/sqlJsPatched.test.ts);
+// file's bytes without a copy. Both keep sql.js's behaviour byte for byte (test/unit/store/sqlJsPatched.test.ts).
+// A large snapshot is not read into memory at all: MEMFS reads and writes of its file go to a LazyFile
+// (lazyFile.ts: preads of the snapshot on disk plus an overlay of the pages written since), so a store
+// holds what changed since its last snapshot rather than the whole database;
 // where a patch's text is not found (another sql.js build) or resizable ArrayBuffers are missing,
 // sql.js runs as published and `sqlJsPatchState()` says what is missing.
 import { constants as bufferConstants } from 'node:buffer';
@@ -17,6 +20,7 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type initSqlJs from 'sql.js';
 import { MemoryError } from '../errors';
+import { LazyFile } from './lazyFile';
 
 /** A file smaller than this stays in a plain array (copying it costs nothing worth a reservation). */
 export const RESIZABLE_FROM = 32 << 20;
@@ -100,19 +104,38 @@ export const SQLJS_PATCHES: ReadonlyArray<{ name: string; find: string; replace:
   // MEMFS write: growing the file's capacity.
   { name: 'grow', find: 'm=a.Ya.subarray(0,a.Za),a.Ya=new Uint8Array(g),a.Ya.set(m))', replace: 'a.Ya=__memfs.resize(a.Ya,a.Za,g))' },
   // MEMFS setattr: truncating (or extending) the file to b bytes.
-  { name: 'truncate', find: 'a.Za!=b&&(d=a.Ya,a.Ya=new Uint8Array(b),a.Ya.set(d.subarray(0,Math.min(b,\na.Za))),a.Za=b)', replace: 'a.Za!=b&&(a.Ya=__memfs.resize(a.Ya,a.Za,b),a.Za=b)' },
+  { name: 'truncate', find: 'a.Za!=b&&(d=a.Ya,a.Ya=new Uint8Array(b),a.Ya.set(d.subarray(0,Math.min(b,\na.Za))),a.Za=b)', replace: 'a.Za!=b&&(a.lz?a.lz.truncate(b):(a.Ya=__memfs.resize(a.Ya,a.Za,b)),a.Za=b)' },
+  // MEMFS read/write of a file read on demand (lazyFile.ts): its bytes come from the snapshot on disk and an overlay.
+  { name: 'lazyRead', find: 'Ta:{read(a,b,d,c,e){if(e>=a.node.Za)return 0;', replace: 'Ta:{read(a,b,d,c,e){if(a.node.lz)return a.node.lz.read(b,d,c,e);if(e>=a.node.Za)return 0;' },
+  {
+    name: 'lazyWrite',
+    find: 'write(a,b,d,c,e,g){b.buffer===v.buffer&&(g=!1);if(!c)return 0;a=a.node;a.mtime=a.ctime=Date.now();',
+    replace: 'write(a,b,d,c,e,g){b.buffer===v.buffer&&(g=!1);if(!c)return 0;a=a.node;a.mtime=a.ctime=Date.now();if(a.lz)return a.Za=a.lz.write(b,d,c,e),c;',
+  },
+  // mmap of such a file: refused (SQLite's mmap_size is 0; MEMFS would map its empty array).
+  { name: 'lazyMmap', find: 'qb(a,b,d,c,e){if((a.node.mode&61440)!==32768)throw new O(43);', replace: 'qb(a,b,d,c,e){if((a.node.mode&61440)!==32768||a.node.lz)throw new O(43);' },
+  // Database.close() unlinks the file: its descriptor closes with it.
+  { name: 'lazyUnlink', find: 'unlink(a,b){delete a.Ya[b];', replace: 'unlink(a,b){a.Ya[b]?.lz?.close();delete a.Ya[b];' },
+  // new Database(bytes) with bytes.lz: an empty file whose reads and writes go to that LazyFile.
+  {
+    name: 'lazyOpen',
+    find: 'f!=null&&la(this.filename,\nf);',
+    replace: 'f!=null&&(f.lz?(la(this.filename,new Uint8Array(0)),B(this.filename).node.lz=f.lz,B(this.filename).node.Za=f.lz.size):la(this.filename,f));',
+  },
   // Database.fileBytes(): the database file as MEMFS holds it, a view without a copy.
   {
     name: 'fileBytes',
     find: 'g.prototype["export"]=g.prototype.$b;',
-    replace: 'g.prototype["export"]=g.prototype.$b;g.prototype.fileBytes=function(){if(!this.db)throw Error("Database closed");var r=B(this.filename).node;return r.Ya?r.Ya.subarray(0,r.Za):new Uint8Array(0)};',
+    replace:
+      'g.prototype["export"]=g.prototype.$b;g.prototype.fileBytes=function(){if(!this.db)throw Error("Database closed");var r=B(this.filename).node;return r.lz?void 0:r.Ya?r.Ya.subarray(0,r.Za):new Uint8Array(0)};' +
+      'g.prototype.lazyFile=function(){return this.db?B(this.filename).node.lz:void 0};',
   },
 ];
 
 export interface SqlJsPatchState {
   /** Where sql.js's JavaScript was read from. */
   file: string;
-  /** Patches applied (all three, or none). */
+  /** Patches applied (all, or none). */
   applied: string[];
   /** Patches whose text was not found exactly once, and why the file system runs unpatched. */
   missing: string[];
@@ -179,6 +202,40 @@ export function closeDatabase(db: { close(): void }): void {
   const buf = fileBytesOf(db)?.buffer as Resizable | undefined;
   db.close();
   if (buf?.resizable) buf.resize!(0);
+}
+
+/**
+ * Snapshots at least this large are read on demand (LazyFile) rather than into memory, where sql.js is patched and
+ * not on Windows (a file open there may block the rename that replaces it). `MEMORY_STORE_LAZY_FROM` (bytes)
+ * overrides it: 0 reads every snapshot lazily (the test suite runs that way once), a huge value none.
+ */
+export function lazyFrom(): number {
+  const env = Number(process.env.MEMORY_STORE_LAZY_FROM);
+  return process.env.MEMORY_STORE_LAZY_FROM && Number.isFinite(env) && env >= 0 ? env : 64 << 20;
+}
+
+/**
+ * What to open `file` from: an empty array carrying a LazyFile (`new Database(it)` reads the snapshot on demand) when
+ * the snapshot is large enough and sql.js takes it, else the bytes in growable memory; undefined when there is none.
+ */
+export function openSnapshot(file: string): Uint8Array | undefined {
+  if (state?.applied.includes('lazyOpen') && process.platform !== 'win32') {
+    let size: number;
+    try {
+      size = fs.statSync(file).size;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    if (size >= lazyFrom() && size > 0) return Object.assign(new Uint8Array(0), { lz: new LazyFile(file) });
+  }
+  return readGrowable(file);
+}
+
+/** The LazyFile `db` reads its file from, if it was opened from one. */
+export function lazyFileOf(db: object): LazyFile | undefined {
+  const f = (db as { lazyFile?: () => LazyFile | undefined }).lazyFile;
+  return typeof f === 'function' ? f.call(db) : undefined;
 }
 
 /** `Database.fileBytes()` (the patch) when this sql.js has it. */

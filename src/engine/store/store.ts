@@ -3,8 +3,9 @@
 //
 // Design, in one place:
 // - Files in `dir`: memory.db (snapshot: the SQLite file sql.js holds, written from its live bytes —
-//   sqlJsPatched.ts; export() where sql.js is unpatched — replaced by temp + fsync +
-//   rename; meta('snapshot_seq') = last sequence it contains), memory.journal (see journal.ts:
+//   sqlJsPatched.ts; export() where sql.js is unpatched — replaced by temp + fsync + rename, never
+//   written in place: a large one is read on demand, lazyFile.ts, its pages written since held in memory;
+//   meta('snapshot_seq') = last sequence it contains), memory.journal (see journal.ts:
 //   header with the snapshot's sequence, then checksummed records), memory.lock (see fileLock.ts).
 // - A write is a logical batch { stmts: [sql, params][], touched ids } built by repository methods
 //   inside `store.transaction(tx => …)`. Under the lock the store first catches up on the journal,
@@ -16,7 +17,7 @@
 //   first catch up on the journal (a stat; at most every `readCheckMs`), plus a poll timer and
 //   fs.watch, so other processes' writes show up well within 2 s.
 // - Compaction (size threshold after a flush, idle, close; never inside a transaction): under the
-//   lock, the live file (or export()) → memory.db, then a fresh journal whose header carries that sequence. A process
+//   lock, the live file (streamed, or export()) → memory.db, then a fresh journal whose header carries that sequence. A process
 //   whose journal position is gone (header sequence beyond what it has applied) reloads the snapshot.
 //   When (compactionPolicy.ts): once the journal has grown by a fixed fraction of the snapshot (bounded
 //   write amplification), or at idle/close once it would take more than ~2 s to replay at the next open;
@@ -45,8 +46,8 @@ import {
 } from './repositories';
 import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { closeDatabase, liveSnapshotBytes } from './sqlJsPatched';
-import { readIfExists, readSnapshot, statIno } from './storeFiles';
+import { closeDatabase, lazyFileOf } from './sqlJsPatched';
+import { readIfExists, readSnapshot, statIno, writeSnapshot } from './storeFiles';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
 type Database = initSqlJs.Database;
@@ -454,16 +455,14 @@ export class Store extends Disposable {
     if (!force && this.journalOffset <= JOURNAL_HEADER_BYTES && fs.existsSync(this.dbPath)) return false;
     const t0 = Date.now();
     this.db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('snapshot_seq', ?)", [String(this.lastSeq)]);
-    // The live file when sql.js is patched (no copy), else export()'s copy (older sql.js builds closed and
-    // reopened the connection in it: statements freed, pragmas reset).
-    const live = liveSnapshotBytes(this.db);
-    const bytes = live ?? this.db.export();
-    if (!live) {
-      this.stmts.clear();
-      this.applyPragmas(this.db);
-    }
+    let bytes = 0;
     try {
-      writeFileAtomic(this.dbPath, bytes);
+      const snap = writeSnapshot(this.dbPath, this.db); // storeFiles.ts: streamed, the live file, or export()
+      bytes = snap.bytes;
+      if (snap.exported) {
+        this.stmts.clear();
+        this.applyPragmas(this.db);
+      }
       writeFileAtomic(this.journalPath, encodeHeader(this.lastSeq));
     } catch (e) {
       throw ioError(e, 'writing a snapshot');
@@ -472,9 +471,9 @@ export class Store extends Disposable {
     this.journalOffset = JOURNAL_HEADER_BYTES;
     this.journalIno = statIno(this.journalPath)?.ino ?? -1;
     this.markJournalSeen();
-    this.written.snapshotBytes += bytes.length;
+    this.written.snapshotBytes += bytes;
     this.written.snapshots++;
-    this.logger.info('store.compact', { seq: this.lastSeq, bytes: bytes.length, ms: Date.now() - t0 });
+    this.logger.info('store.compact', { seq: this.lastSeq, bytes, ms: Date.now() - t0 });
     return true;
   }
 
@@ -544,14 +543,17 @@ export class Store extends Disposable {
     return sqlHeapBytes(this.SQL);
   }
 
-  /**
-   * Bytes of the database file sql.js keeps in memory (its in-memory file system holds the whole file
-   * outside the WASM heap): page_count × page_size. 0 when closed.
-   */
+  /** Bytes of the database file (page_count × page_size), held in memory unless read on demand. 0 when closed. */
   get dbBytes(): number {
     if (this.closed) return 0;
     const n = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
     return n('PRAGMA page_count') * n('PRAGMA page_size');
+  }
+
+  /** Bytes the database file takes in memory: all of it, or for a snapshot read on demand the pages written since. */
+  get fileMemoryBytes(): number {
+    if (this.closed) return 0;
+    return lazyFileOf(this.db)?.overlayBytes ?? this.dbBytes;
   }
 
   /**
@@ -711,6 +713,8 @@ export class Store extends Disposable {
     // In WASM memory; durability from our journal. secure_delete: a forgotten text is zeroed, not left in free pages of the
     // next snapshot. recursive_triggers: a row INSERT OR REPLACE removes fires the DELETE triggers keeping schema v2's figures.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON; PRAGMA recursive_triggers = ON');
+    // A file read on demand: pages SQLite keeps are not re-read from disk (32 MB, in sql.js's heap).
+    if (lazyFileOf(db)) db.exec('PRAGMA cache_size = -32768');
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,16 +1,47 @@
-// The store's file reads (store.ts): the snapshot into memory sql.js can grow in place, other files
-// whole, and a file's identity (inode, size, times) for noticing that another process replaced it.
+// The store's snapshot reads and writes (store.ts): a large snapshot read on demand, a smaller one into
+// memory sql.js can grow in place; the snapshot written from the live file; other files read whole, and a
+// file's identity (inode, size, times) for noticing that another process replaced it.
 import * as fs from 'node:fs';
+import type { Database } from 'sql.js';
+import { writeAll, writeFileAtomicWith } from '../atomicWrite';
 import { ioError } from './fileLock';
-import { readGrowable } from './sqlJsPatched';
+import { lazyFileOf, liveSnapshotBytes, openSnapshot } from './sqlJsPatched';
 
-/** The snapshot's bytes in an array sql.js can grow in place (sqlJsPatched.ts); undefined when there is none. */
+/** What sql.js opens the snapshot from (sqlJsPatched.ts `openSnapshot`); undefined when there is none. */
 export function readSnapshot(file: string): Uint8Array | undefined {
   try {
-    return readGrowable(file);
+    return openSnapshot(file);
   } catch (e) {
     throw ioError(e, 'reading the store');
   }
+}
+
+/**
+ * Replaces the snapshot `file` with `db`'s file (outside any transaction) and returns its size. A lazily read file is
+ * streamed (snapshot pages and overlay) and then read from the new file, its overlay dropped; with patched sql.js the
+ * live file is written as it is; else export()'s copy (`exported`: sql.js builds that closed and reopened the
+ * connection in export() freed the statements and reset the pragmas).
+ */
+export function writeSnapshot(file: string, db: Database): { bytes: number; exported: boolean } {
+  const lazy = lazyFileOf(db);
+  if (lazy && lazyHeaderOk(lazy)) {
+    let bytes = 0;
+    writeFileAtomicWith(file, (fd) => {
+      bytes = lazy.writeTo(fd);
+    });
+    lazy.rebase(file);
+    return { bytes, exported: false };
+  }
+  const live = lazy ? undefined : liveSnapshotBytes(db);
+  const bytes = live ?? db.export();
+  writeFileAtomicWith(file, (fd) => writeAll(fd, bytes));
+  return { bytes: bytes.length, exported: !live };
+}
+
+/** The header says "rollback journal" (bytes 18/19 = 1), as export() would write it. */
+function lazyHeaderOk(lazy: { size: number; read(dst: Uint8Array, off: number, len: number, pos: number): number }): boolean {
+  const head = new Uint8Array(100);
+  return lazy.size >= 100 && lazy.read(head, 0, 100, 0) === 100 && head[18] === 1 && head[19] === 1;
 }
 
 export function readIfExists(file: string): Buffer | undefined {

@@ -29,9 +29,14 @@ function fileOf(db: Database): Uint8Array {
 }
 
 describe('store: sql.js patched to grow its file in place and hand it out without a copy', () => {
-  afterEach(() => cleanupTempDirs());
+  const lazyEnv = process.env.MEMORY_STORE_LAZY_FROM;
+  afterEach(() => {
+    cleanupTempDirs();
+    if (lazyEnv === undefined) delete process.env.MEMORY_STORE_LAZY_FROM;
+    else process.env.MEMORY_STORE_LAZY_FROM = lazyEnv;
+  });
 
-  it('the pinned sql.js takes all three patches; another build runs unpatched and says which text it lacks', async () => {
+  it('the pinned sql.js takes every patch; another build runs unpatched and says which text it lacks', async () => {
     await loadSqlJs();
     const state = sqlJsPatchState()!;
     assert.deepEqual(state.applied, SQLJS_PATCHES.map((p) => p.name));
@@ -109,6 +114,7 @@ describe('store: sql.js patched to grow its file in place and hand it out withou
 
   it('a store past the threshold compacts from its live file and reopens with every row', async function () {
     this.timeout(120_000);
+    process.env.MEMORY_STORE_LAZY_FROM = String(2 ** 40); // read into memory, not on demand (lazyFile.test.ts)
     const dir = tempDir();
     const text = (i: number) => `${i} ` + Buffer.from(Array.from({ length: 24_000 }, (_, k) => (i * 7919 + k * 104729) % 251)).toString('base64');
     const put = async (s: Store, from: number, n: number) => {

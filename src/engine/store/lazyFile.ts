@@ -1,0 +1,189 @@
+// A database file read from disk on demand (issue #16): what sql.js's MEMFS holds for a large snapshot
+// instead of the whole file in memory (sqlJsPatched.ts routes MEMFS read/write/truncate here).
+// The snapshot on disk is the base: it is never written in place (a compaction writes a new file and
+// renames it over, so the open descriptor keeps reading the bytes it was opened with). Everything
+// SQLite writes goes to an overlay of 4 KB pages held in memory until the next snapshot, which streams
+// base and overlay into a new file (`writeTo`) and then reads from that file (`rebase`): between
+// snapshots the process holds what changed, not the whole database. Reads of clean pages are preads
+// (the OS page cache keeps them warm; they are not this process's memory).
+// Invariants: bytes below `baseLimit` that are not in the overlay come from the base; bytes from
+// `baseLimit` up to `size` that are not in the overlay are zero (a truncation lowers `baseLimit`).
+import * as fs from 'node:fs';
+
+export const LAZY_PAGE = 4096;
+const SLAB_PAGES = 256; // 1 MB per slab
+const COPY_CHUNK = 1 << 20;
+
+export class LazyFile {
+  /** Bytes of the file as SQLite sees it. */
+  size: number;
+  private fd: number;
+  private baseLimit: number;
+  private readonly slot = new Map<number, number>(); // page → overlay slot
+  private slabs: Uint8Array[] = [];
+  private free: number[] = [];
+  private used = 0;
+  closed = false;
+
+  /** Opens `file` as the base (its size now is the file's size). */
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'r');
+    try {
+      this.size = this.baseLimit = fs.fstatSync(this.fd).size;
+    } catch (e) {
+      fs.closeSync(this.fd);
+      throw e;
+    }
+  }
+
+  /** Bytes the overlay holds in memory (dirty pages since the last rebase, in 1 MB slabs). */
+  get overlayBytes(): number {
+    return this.slabs.length * SLAB_PAGES * LAZY_PAGE;
+  }
+
+  /** Pages written since the last rebase. */
+  get dirtyPages(): number {
+    return this.slot.size;
+  }
+
+  /** MEMFS read: up to `len` bytes at `pos` into `dst` at `off`; returns the bytes read (0 at the end). */
+  read(dst: ArrayBufferView, off: number, len: number, pos: number): number {
+    if (pos >= this.size) return 0;
+    const n = Math.min(len, this.size - pos);
+    this.readInto(new Uint8Array(dst.buffer, dst.byteOffset + off, n), pos);
+    return n;
+  }
+
+  /** MEMFS write: `len` bytes of `src` at `off` to file position `pos`; returns the new size. */
+  write(src: ArrayBufferView, off: number, len: number, pos: number): number {
+    const bytes = new Uint8Array(src.buffer, src.byteOffset + off, len);
+    let done = 0;
+    while (done < len) {
+      const at = pos + done;
+      const page = Math.floor(at / LAZY_PAGE);
+      const inPage = at - page * LAZY_PAGE;
+      const n = Math.min(LAZY_PAGE - inPage, len - done);
+      const view = this.pageForWrite(page, inPage === 0 && n === LAZY_PAGE);
+      view.set(bytes.subarray(done, done + n), inPage);
+      done += n;
+    }
+    this.size = Math.max(this.size, pos + len);
+    return this.size;
+  }
+
+  /** MEMFS truncate (or extend with zeros) to `n` bytes. */
+  truncate(n: number): void {
+    if (n < this.size) {
+      const keep = Math.ceil(n / LAZY_PAGE);
+      for (const [page, s] of this.slot) {
+        if (page >= keep) {
+          this.slot.delete(page);
+          this.free.push(s);
+        }
+      }
+      // The cut page's tail must read as zero if the file grows again.
+      const tail = n % LAZY_PAGE;
+      if (tail) this.pageForWrite(keep - 1, false).fill(0, tail);
+      this.baseLimit = Math.min(this.baseLimit, n);
+    }
+    this.size = n;
+  }
+
+  /** Writes the whole file (base and overlay) to `fd` from offset 0; returns the bytes written. */
+  writeTo(fd: number): number {
+    const buf = Buffer.allocUnsafe(COPY_CHUNK);
+    let pos = 0;
+    while (pos < this.size) {
+      const n = Math.min(COPY_CHUNK, this.size - pos);
+      this.readInto(buf.subarray(0, n), pos);
+      let w = 0;
+      while (w < n) w += fs.writeSync(fd, buf, w, n - w, pos + w);
+      pos += n;
+    }
+    return this.size;
+  }
+
+  /** Reads from `file` from now on (a snapshot just written with `writeTo`, same bytes): the overlay is dropped. */
+  rebase(file: string): void {
+    const fd = fs.openSync(file, 'r');
+    fs.closeSync(this.fd);
+    this.fd = fd;
+    this.baseLimit = this.size;
+    this.slot.clear();
+    this.slabs = [];
+    this.free = [];
+    this.used = 0;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    fs.closeSync(this.fd);
+    this.slot.clear();
+    this.slabs = [];
+    this.free = [];
+  }
+
+  /** Fills `dst` with the file's bytes at `pos` (the caller keeps `pos + dst.length ≤ size`). */
+  private readInto(dst: Uint8Array, pos: number): void {
+    let done = 0;
+    while (done < dst.length) {
+      const at = pos + done;
+      const page = Math.floor(at / LAZY_PAGE);
+      const inPage = at - page * LAZY_PAGE;
+      const s = this.slot.get(page);
+      if (s !== undefined) {
+        const n = Math.min(LAZY_PAGE - inPage, dst.length - done);
+        dst.set(this.slotView(s).subarray(inPage, inPage + n), done);
+        done += n;
+        continue;
+      }
+      // A run of clean pages: one pread for the part below baseLimit, zeros above it.
+      let end = page + 1;
+      const lastPage = Math.floor((pos + dst.length - 1) / LAZY_PAGE);
+      while (end <= lastPage && !this.slot.has(end)) end++;
+      const n = Math.min(end * LAZY_PAGE - at, dst.length - done);
+      const fromBase = Math.max(0, Math.min(n, this.baseLimit - at));
+      if (fromBase > 0) this.pread(dst.subarray(done, done + fromBase), at);
+      if (fromBase < n) dst.fill(0, done + fromBase, done + n);
+      done += n;
+    }
+  }
+
+  private pread(dst: Uint8Array, pos: number): void {
+    let got = 0;
+    while (got < dst.length) {
+      const m = fs.readSync(this.fd, dst, got, dst.length - got, pos + got);
+      if (m <= 0) {
+        // The base is shorter than it was when opened (it is never written in place, so: damaged): zeros, as MEMFS
+        // would give for a short file; SQLite reports the database as malformed if it matters.
+        dst.fill(0, got);
+        return;
+      }
+      got += m;
+    }
+  }
+
+  /** The overlay page for `page`, created from the file's current bytes unless the caller overwrites all of it. */
+  private pageForWrite(page: number, whole: boolean): Uint8Array {
+    const s = this.slot.get(page);
+    if (s !== undefined) return this.slotView(s);
+    const ns = this.free.pop() ?? this.used++;
+    if (ns >= this.slabs.length * SLAB_PAGES) this.slabs.push(new Uint8Array(SLAB_PAGES * LAZY_PAGE));
+    const view = this.slotView(ns);
+    if (!whole) {
+      const at = page * LAZY_PAGE;
+      const n = Math.max(0, Math.min(LAZY_PAGE, this.size - at));
+      if (n > 0) this.readInto(view.subarray(0, n), at);
+      view.fill(0, n);
+    }
+    this.slot.set(page, ns);
+    return view;
+  }
+
+  private slotView(s: number): Uint8Array {
+    const slab = this.slabs[Math.floor(s / SLAB_PAGES)]!;
+    const o = (s % SLAB_PAGES) * LAZY_PAGE;
+    return slab.subarray(o, o + LAZY_PAGE);
+  }
+}
