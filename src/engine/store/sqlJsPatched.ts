@@ -128,7 +128,9 @@ export const SQLJS_PATCHES: ReadonlyArray<{ name: string; find: string; replace:
     find: 'g.prototype["export"]=g.prototype.$b;',
     replace:
       'g.prototype["export"]=g.prototype.$b;g.prototype.fileBytes=function(){if(!this.db)throw Error("Database closed");var r=B(this.filename).node;return r.lz?void 0:r.Ya?r.Ya.subarray(0,r.Za):new Uint8Array(0)};' +
-      'g.prototype.lazyFile=function(){return this.db?B(this.filename).node.lz:void 0};',
+      'g.prototype.lazyFile=function(){return this.db?B(this.filename).node.lz:void 0};' +
+      // From now on read the file from `lz` (a file with the same bytes): the array held so far is returned to the caller.
+      'g.prototype.readFrom=function(lz){if(!this.db)throw Error("Database closed");var r=B(this.filename).node,o=r.lz?void 0:r.Ya;r.lz&&r.lz.close();r.lz=lz;r.Za=lz.size;r.Ya=new Uint8Array(0);return o};',
   },
 ];
 
@@ -220,16 +222,37 @@ export function lazyFrom(): number {
  */
 export function openSnapshot(file: string): Uint8Array | undefined {
   if (state?.applied.includes('lazyOpen') && process.platform !== 'win32') {
-    let size: number;
     try {
-      size = fs.statSync(file).size;
+      const size = fs.statSync(file).size;
+      if (size >= lazyFrom() && size > 0) return Object.assign(new Uint8Array(0), { lz: new LazyFile(file) });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
-    if (size >= lazyFrom() && size > 0) return Object.assign(new Uint8Array(0), { lz: new LazyFile(file) });
   }
   return readGrowable(file);
+}
+
+/** For a file read on demand: pages SQLite keeps are not re-read from disk (32 MB, in sql.js's heap). */
+export const LAZY_PRAGMAS = 'PRAGMA cache_size = -32768';
+
+/**
+ * Switches `db` to reading its file from `file` on demand, when it is large enough (`lazyFrom`) and this sql.js takes
+ * it: `file` must hold exactly the bytes of `db`'s file (a snapshot just written from it). The memory that held the
+ * file is handed back at once. True when switched.
+ */
+export function readOnDemandFrom(db: object, file: string, size: number): boolean {
+  const f = (db as { readFrom?: (lz: LazyFile) => Uint8Array | undefined }).readFrom;
+  if (typeof f !== 'function' || !state?.applied.includes('lazyOpen') || process.platform === 'win32' || size < lazyFrom() || size === 0) return false;
+  const lz = new LazyFile(file);
+  if (lz.size !== size) {
+    lz.close();
+    return false;
+  }
+  const old = f.call(db, lz);
+  const buf = old?.buffer as Resizable | undefined;
+  if (buf?.resizable) buf.resize!(0);
+  return true;
 }
 
 /** The LazyFile `db` reads its file from, if it was opened from one. */

@@ -46,7 +46,7 @@ import {
 } from './repositories';
 import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
-import { closeDatabase, lazyFileOf } from './sqlJsPatched';
+import { closeDatabase, LAZY_PRAGMAS, lazyFileOf } from './sqlJsPatched';
 import { readIfExists, readSnapshot, statIno, writeSnapshot } from './storeFiles';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
@@ -713,8 +713,7 @@ export class Store extends Disposable {
     // In WASM memory; durability from our journal. secure_delete: a forgotten text is zeroed, not left in free pages of the
     // next snapshot. recursive_triggers: a row INSERT OR REPLACE removes fires the DELETE triggers keeping schema v2's figures.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON; PRAGMA recursive_triggers = ON');
-    // A file read on demand: pages SQLite keeps are not re-read from disk (32 MB, in sql.js's heap).
-    if (lazyFileOf(db)) db.exec('PRAGMA cache_size = -32768');
+    if (lazyFileOf(db)) db.exec(LAZY_PRAGMAS);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -839,7 +838,7 @@ export class Store extends Disposable {
     for (let attempt = 0; attempt < 3; attempt++) {
       const bytes = readSnapshot(this.dbPath);
       if (!bytes) return false;
-      let db: Database;
+      let db: Database | undefined;
       try {
         db = new this.SQL.Database(bytes);
         const v = schemaVersionOf(db);
@@ -851,6 +850,8 @@ export class Store extends Disposable {
         }
       } catch {
         // Being replaced right now (cannot be: rename is atomic) or damaged: retry, then leave it to the next open.
+        // Closed, or its file (bytes in memory, or a descriptor) would stay in sql.js's file system for good.
+        try { db?.close(); } catch { /* already unusable */ }
         continue;
       }
       this.applyPragmas(db);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import type { Database } from 'sql.js';
 import { writeAll, writeFileAtomicWith } from '../atomicWrite';
 import { ioError } from './fileLock';
-import { lazyFileOf, liveSnapshotBytes, openSnapshot } from './sqlJsPatched';
+import { LAZY_PRAGMAS, lazyFileOf, liveSnapshotBytes, openSnapshot, readOnDemandFrom } from './sqlJsPatched';
 
 /** What sql.js opens the snapshot from (sqlJsPatched.ts `openSnapshot`); undefined when there is none. */
 export function readSnapshot(file: string): Uint8Array | undefined {
@@ -19,7 +19,7 @@ export function readSnapshot(file: string): Uint8Array | undefined {
 /**
  * Replaces the snapshot `file` with `db`'s file (outside any transaction) and returns its size. A lazily read file is
  * streamed (snapshot pages and overlay) and then read from the new file, its overlay dropped; with patched sql.js the
- * live file is written as it is; else export()'s copy (`exported`: sql.js builds that closed and reopened the
+ * live file is written as it is (and, past the threshold, read on demand from then on); else export()'s copy (`exported`: sql.js builds that closed and reopened the
  * connection in export() freed the statements and reset the pragmas).
  */
 export function writeSnapshot(file: string, db: Database): { bytes: number; exported: boolean } {
@@ -34,8 +34,11 @@ export function writeSnapshot(file: string, db: Database): { bytes: number; expo
   }
   const live = lazy ? undefined : liveSnapshotBytes(db);
   const bytes = live ?? db.export();
+  const n = bytes.length;
   writeFileAtomicWith(file, (fd) => writeAll(fd, bytes));
-  return { bytes: bytes.length, exported: !live };
+  // A file now large enough is read from the snapshot it just became (a store that grew past the threshold since open).
+  if (live && readOnDemandFrom(db, file, n)) db.exec(LAZY_PRAGMAS);
+  return { bytes: n, exported: !live };
 }
 
 /** The header says "rollback journal" (bytes 18/19 = 1), as export() would write it. */

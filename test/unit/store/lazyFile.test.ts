@@ -1,8 +1,8 @@
 // A snapshot read on demand (src/engine/store/lazyFile.ts, the lazy patches in sqlJsPatched.ts): the file
 // behaves byte for byte like the same bytes in memory under any mix of reads, writes and truncations; the
 // snapshot on disk is never written; SQLite runs on it (integrity, same rows as an in-memory twin, VACUUM);
-// a store past the threshold holds only the pages written since its snapshot, compacts by streaming, and
-// reopens with every row; a process that reads a snapshot another process then replaces keeps its bytes.
+// a store past the threshold holds only the pages written since its snapshot (a new store from its first
+// snapshot past the threshold on), compacts by streaming, and reopens with every row; a process that reads a snapshot another process then replaces keeps its bytes.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -155,9 +155,18 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
       }
     };
     let s = await Store.open({ dir, watch: false });
-    await put(s, 0, 6_000);
+    const fresh = (s as unknown as { db: Database }).db;
+    await put(s, 0, 5_000);
+    assert.equal(lazyFileOf(fresh), undefined, 'a new store starts in memory');
     assert.equal(await s.compact(), true);
+    const switched = lazyFileOf(fresh);
+    assert.ok(switched, 'past the threshold, the first snapshot is read on demand from then on');
+    assert.equal(switched.dirtyPages, 0);
+    assert.equal(s.items.get('fa:f4999')!.text, text(4_999));
+    await put(s, 5_000, 1_000);
+    assert.ok(switched.dirtyPages > 0);
     await s.close();
+    assert.equal(switched.closed, true);
     const size1 = statSync(path.join(dir, 'memory.db')).size;
     assert.ok(size1 > 1 << 20, `snapshot ${size1} bytes`);
 
