@@ -41,7 +41,7 @@ const EXTRA: Record<keyof typeof R, string> = {
   STORED: 'hidden versteckt* verborgen* rejtett* oculto oculta ocultas ocultos cache cachee cachees cachés initial* initialis* initializ* einrichtung* startup indito* inicializ* wording wortlaut* megfogalmaz* redaccion formulation above obig* folott* encima dessus remember* recall stored saved told given know knows knew configured setup settings config* gespeichert* gemerkt* erinnerst weisst weißt gesagt gegeben einstellung* konfigur* mentett* tarolt* emlekszel tudsz tudod kaptal beallitas* guardad* almacenad* recuerdas sabes dicho dado ajustes enregistre* memorise* souviens sais dit donne parametre*',
   // What the assistant is there for (hijacking replaces it).
   TASK: 'task tasks job objective* goal assignment priority mission purpose aufgabe* ziel auftrag* prioritat* zweck feladat* cel celod celja prioritas* tarea* objetivo* mision prioridad* proposito tache* objectif* priorite*',
-  REVEAL: '',
+  REVEAL: 'megmond* elmond* mondanad*',
   SEND: '',
   DISREGARD: '',
   PRETEND: 'let lass tegyunk hagamos faisons suppose* angenommen tegyuk supongamos supposons hypothetical* hypothetisch* hipotetikus* hipotetic* hypothetique*',
