@@ -68,7 +68,11 @@ export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtu
  */
 export const AUTHORS_QUOTING_FAMILIES = ['security_quote', 'security_review', 'dev_prompt', 'dev_discussion', 'quoted_speech', 'code',
   'meeting', 'transcript', 'benign_code', 'readme', 'tool_output', 'config', 'issue_comment'];
-/** Whether a row of one of {@link OWN_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows. */
+/**
+ * Whether a row of one of {@link OWN_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows and gate14's
+ * security write-ups quoting attacks (trained on, they cost 4–6 v9 attacks: gate14).
+ */
 export function trainsOn(file: string, v: Record<string, unknown>): boolean {
+  if (file === HARDBENIGN_TRAIN_FILE) return v.family !== 'security_quote';
   return !(file === AUTHORS_TRAIN_FILE && v.label === 'benign' && AUTHORS_QUOTING_FAMILIES.includes(String(v.family)));
 }

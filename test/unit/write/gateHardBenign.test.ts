@@ -33,7 +33,7 @@ describe('poison gate: gate14 hard-benign texts next to requests aimed at the as
     }
     for (const lang of LANGS) assert.ok([...train, ...dev].filter((v) => v.lang === lang).length >= 25, lang);
     for (const lang of LANGS) assert.equal(train.filter((v) => v.lang === lang).length, 2 * dev.filter((v) => v.lang === lang).length + 1, lang);
-    for (const v of [...train, ...dev]) assert.ok(trainsOn(HARDBENIGN_TRAIN_FILE, v));
+    for (const v of [...train, ...dev]) assert.equal(trainsOn(HARDBENIGN_TRAIN_FILE, v), v.family !== 'security_quote');
   });
 
   it('shares no text with any other corpus', () => {
