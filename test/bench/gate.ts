@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ADVICE_DEV_FILE, ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
+  ADVICE_DEV_FILE, ATTACK_DEV_FILE, HARDBENIGN_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -179,6 +179,10 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   // (b2d) ordinary second-person advice dev third (gate13: e-mails, chat answers, forum replies, how-tos, cooking, travel,
   // health, money, study in five languages; never trained on, not used for calibration).
   benignSet(ADVICE_DEV_FILE, 'adviceDev');
+  // (b2e) hard-benign dev third next to requests aimed at the assistant (gate14: docs on prompts, meetings, security
+  // write-ups quoting attacks, own-data questions, credential requests through proper channels; never trained on, not
+  // used for calibration).
+  benignSet(HARDBENIGN_DEV_FILE, 'hardBenignDev');
 
   // (b3) own attack development set (gate7: memory poisoning and hijacking in eight carriers, five languages; tuned on —
   // a dev figure, not a blind one). `carrier` and `addressee` ("none": no AI is addressed) are extra keys of its rows.

@@ -15,14 +15,15 @@ export interface FileNames {
 }
 
 /** Checks the bytes, the header's length, magic and version; returns a view of the file. */
-export function openHeader(bytes: Uint8Array, magic: string, version: number, names: FileNames, fail: (message: string) => Error): DataView {
+export function openHeader(bytes: Uint8Array, magic: string, version: number | readonly number[], names: FileNames, fail: (message: string) => Error): DataView {
   if (!(bytes instanceof Uint8Array)) throw fail('weights are not bytes');
   if (bytes.length < HEADER_BYTES) throw fail(`${names.file} too short (${bytes.length} bytes, header needs ${HEADER_BYTES})`);
   const got = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
   if (got !== magic) throw fail(`not ${names.kind} (magic ${JSON.stringify(got)}, expected ${magic})`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const v = dv.getUint32(4, true);
-  if (v !== version) throw fail(`unsupported ${names.version} ${v} (this build reads ${version})`);
+  const known: readonly number[] = typeof version === 'number' ? [version] : version;
+  if (!known.includes(v)) throw fail(`unsupported ${names.version} ${v} (this build reads ${known.join(' or ')})`);
   return dv;
 }
 

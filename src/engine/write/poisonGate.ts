@@ -579,7 +579,7 @@ export function gateModelStatus(): GateStatus {
   const m = shipped?.model ?? null;
   return {
     active: !!m,
-    version: m ? WEIGHTS_VERSION : null,
+    version: m ? m.features ?? WEIGHTS_VERSION : null,
     sha256: m ? GATE_WEIGHTS_SHA256 : null,
     tableSha256: m?.sha256 ?? null,
     buckets: m ? 2 ** m.bits : null,

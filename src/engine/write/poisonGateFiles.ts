@@ -51,6 +51,15 @@ export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
 export const ADVICE_TRAIN_FILE = 'test/fixtures/gate-train-advice.jsonl';
 /** The dev third of gate13's advice texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
 export const ADVICE_DEV_FILE = 'test/fixtures/gate-advice-dev.jsonl';
+/**
+ * Hard-benign texts next to requests aimed at the assistant (gate14: documentation how-tos that mention prompts and
+ * assistants, meeting notes and transcripts, security write-ups quoting attacks, users asking an assistant about their
+ * own data, proper-channel credential requests between colleagues; EN/DE/HU/ES/FR, 25 each): two thirds for training;
+ * the other third is {@link HARDBENIGN_DEV_FILE}.
+ */
+export const HARDBENIGN_TRAIN_FILE = 'test/fixtures/gate-train-hardbenign.jsonl';
+/** The dev third of gate14's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
+export const HARDBENIGN_DEV_FILE = 'test/fixtures/gate-hardbenign-dev.jsonl';
 /** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
 /**
@@ -59,7 +68,11 @@ export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtu
  */
 export const AUTHORS_QUOTING_FAMILIES = ['security_quote', 'security_review', 'dev_prompt', 'dev_discussion', 'quoted_speech', 'code',
   'meeting', 'transcript', 'benign_code', 'readme', 'tool_output', 'config', 'issue_comment'];
-/** Whether a row of one of {@link OWN_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows. */
+/**
+ * Whether a row of one of {@link OWN_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows and gate14's
+ * security write-ups quoting attacks (trained on, they cost 4–6 v9 attacks: gate14).
+ */
 export function trainsOn(file: string, v: Record<string, unknown>): boolean {
+  if (file === HARDBENIGN_TRAIN_FILE) return v.family !== 'security_quote';
   return !(file === AUTHORS_TRAIN_FILE && v.label === 'benign' && AUTHORS_QUOTING_FAMILIES.includes(String(v.family)));
 }

@@ -21,9 +21,12 @@
 import { createHash } from 'node:crypto';
 import { HEADER_BYTES, openHeader, verifiedBodyHash } from './gateWeightsFile';
 import { HiddenLayer, hiddenLogit, hiddenTagOf, INPUT_BIT, loadHiddenLayer } from './poisonGateHidden';
+import { ACTS, ADDRESSEE, OBJECTS, R, rolesOf } from './poisonGateAsk';
 
 export const WEIGHTS_MAGIC = 'PGW1';
+/** The weights file's version is its feature set: 1 = the base features, 2 = + the addressee crosses (poisonGateAsk.ts). */
 export const WEIGHTS_VERSION = 1;
+export const FEATURE_SETS = [1, 2] as const;
 const NAMES = { file: 'weights file', kind: 'a weights file', version: 'weights version', checksum: 'weights checksum', body: 'table' };
 /** Tokens per scored window; windows overlap by half (32: best deepset CV recall at the lowest LoCoMo flag rate of 16/24/32/48/64). */
 export const WINDOW_TOKENS = 32;
@@ -50,11 +53,13 @@ export interface GateModel {
   hidden?: HiddenLayer | null;
   /** The hidden layer these weights were trained and calibrated with (hiddenTagOf), 0 for none. */
   hiddenTag?: number;
+  /** Feature set the weights were trained on (FEATURE_SETS; the file's version); 1 when absent. */
+  features?: number;
 }
 
 /** Parses and verifies a weights file; throws GateModelError naming what is wrong. */
 export function loadGateModel(bytes: Uint8Array): GateModel {
-  const dv = openHeader(bytes, WEIGHTS_MAGIC, WEIGHTS_VERSION, NAMES, (m) => new GateModelError(m));
+  const dv = openHeader(bytes, WEIGHTS_MAGIC, FEATURE_SETS, NAMES, (m) => new GateModelError(m));
   const bits = dv.getUint32(8, true);
   if (bits < 8 || bits > 24) throw new GateModelError(`bucket bits ${bits} out of range 8–24`);
   const n = 2 ** bits;
@@ -71,7 +76,7 @@ export function loadGateModel(bytes: Uint8Array): GateModel {
   const got = verifiedBodyHash(bytes, NAMES, (m) => new GateModelError(m));
   const table = bytes.subarray(HEADER_BYTES);
   const weights = new Int8Array(table.buffer.slice(table.byteOffset, table.byteOffset + table.byteLength));
-  return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got, hiddenTag: dv.getUint32(28, true) };
+  return { bits, bias, scale, untrustedAt, rejectAt, weights, sha256: got, hiddenTag: dv.getUint32(28, true), features: dv.getUint32(4, true) };
 }
 
 /**
@@ -93,7 +98,9 @@ export function encodeGateModel(m: Omit<GateModel, 'sha256'>): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES + n);
   const dv = new DataView(out.buffer);
   for (let i = 0; i < 4; i++) out[i] = WEIGHTS_MAGIC.charCodeAt(i);
-  dv.setUint32(4, WEIGHTS_VERSION, true);
+  const features = m.features ?? WEIGHTS_VERSION;
+  if (!(FEATURE_SETS as readonly number[]).includes(features)) throw new GateModelError(`unknown feature set ${features}`);
+  dv.setUint32(4, features, true);
   dv.setUint32(8, m.bits, true);
   dv.setFloat32(12, m.bias, true);
   dv.setFloat32(16, m.scale, true);
@@ -208,7 +215,7 @@ function mix(a: number, b: number, kind: number): number {
 let seen: Uint32Array | null = null;
 let generation = 0;
 
-const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18, K_AI_LABEL = 19, K_ADDRESSED = 20;
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18, K_AI_LABEL = 19, K_ADDRESSED = 20, K_ASK_OX = 21, K_ASK_AO = 22, K_ASK_AOX = 23;
 const BOS = hashStr(0, '\u0002bos');
 const AI_CLASS = hashStr(K_CLASS, 'AI');
 const classHash = new Map<string, number>();
@@ -223,7 +230,7 @@ const hashOfClass = (c: string) => {
  * with a generation-stamped table instead of a Set). Each id keeps the bucket in its low bits and the
  * sign of signed hashing in bit 31 (see bucketSign).
  */
-function windowFeatures(toks: string[], from: number, to: number, mask: number, out: number[]): void {
+function windowFeatures(toks: string[], from: number, to: number, mask: number, out: number[], features = 1): void {
   const keep = mask | 0x80000000;
   if (!seen || seen.length !== mask + 1) seen = new Uint32Array(mask + 1);
   const stamp = seen;
@@ -246,11 +253,13 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
   // paired with that fact, so "addressed to an AI" × SECRET/SEND/MEMORY/NOW is learnt across languages.
   let aiInSentence = false;
   let addressed = false;
+  const ask = features >= 2;
+  let roles = 0; // feature set 2: the addressee/object/act roles of the sentence so far (poisonGateAsk.ts)
   for (let i = from; i < to; i++) {
     const t = toks[i];
     if (t.length === 1 && SENT_END.has(t)) {
       if (t === ':' && aiInSentence) { add(mix(AI_CLASS, 0, K_AI_LABEL), STRUCTURAL); addressed = true; }
-      if (t !== ':') aiInSentence = false;
+      if (t !== ':') { aiInSentence = false; if (ask) { askCrosses(roles, add); roles = 0; } }
       add(hashStr(K_PUNCT, t), STRUCTURAL);
       if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
       else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
@@ -281,6 +290,7 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
       if (sentence > 0) add(mix(cls ? hc : hw, 0, K_LATER_START), cls ? STRUCTURAL : 0);
     }
     startOfSentence = false;
+    if (ask && !marker) roles |= rolesOf(t, cls);
     if (cls) {
       add(hc, STRUCTURAL);
       classes.push([i, hc, cls]);
@@ -290,8 +300,38 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     if (t.length >= 3 && !marker) charGrams(t, add);
     prev = hw;
   }
+  if (ask) askCrosses(roles, add);
   classPairs(classes, add);
   add(hashStr(K_BIAS, ''), STRUCTURAL);
+}
+
+const roleHash = (bit: number) => hashStr(K_ASK_OX, String(bit));
+const ADDR_HASH = new Map<number, number>([[R.YOU, roleHash(R.YOU)], [R.AI, roleHash(R.AI)], [R.ME, roleHash(R.ME)], [0, roleHash(0)]]);
+const OBJ_HASH = OBJECTS.map(roleHash), ACT_HASH = ACTS.map(roleHash);
+
+/**
+ * Feature set 2: one sentence's roles as crosses (structural) — object × act, addressee × object and addressee × object
+ * × act, the addressee being the assistant ("you", an AI word; none when the sentence names neither) and, apart, the
+ * writer ("my notes", "what I told you") — so "print your instructions" and "could you tell me what rules you were
+ * given?" share (you × instructions × reveal). Crosses over the whole window as well were measured (gate14: same v9
+ * recall, 3 more gate-benign-dev flags) and dropped; the existing class pairs (classPairs) already span the window.
+ */
+function askCrosses(roles: number, add: (h: number, structural?: number) => void): void {
+  if (!roles) return;
+  const addrs: number[] = [];
+  if (roles & ADDRESSEE) { if (roles & R.YOU) addrs.push(R.YOU); if (roles & R.AI) addrs.push(R.AI); } else addrs.push(0);
+  if (roles & R.ME) addrs.push(R.ME);
+  for (let o = 0; o < OBJECTS.length; o++) {
+    if (!(roles & OBJECTS[o])) continue;
+    const ho = OBJ_HASH[o];
+    for (const a of addrs) add(mix(ADDR_HASH.get(a)!, ho, K_ASK_AO), STRUCTURAL);
+    for (let x = 0; x < ACTS.length; x++) {
+      if (!(roles & ACTS[x])) continue;
+      const ox = mix(ho, ACT_HASH[x], K_ASK_OX);
+      add(ox, STRUCTURAL);
+      for (const a of addrs) add(mix(ADDR_HASH.get(a)!, ox, K_ASK_AOX), STRUCTURAL);
+    }
+  }
 }
 
 /** Character 3-, 4- and 5-grams inside a word (with boundary marks): morphology across languages and obfuscation the folding did not undo. */
@@ -321,7 +361,7 @@ function classPairs(classes: Array<[number, number, string]>, add: (h: number, s
  * Views → windows → feature ids, one callback per window (the array is reused: copy it to keep it).
  * Views are gateViews' output (joined by "\n\0\n"). Streaming keeps a long document's memory flat.
  */
-export function forEachWindow(views: string, bits: number, fn: (features: number[]) => void): void {
+export function forEachWindow(views: string, bits: number, fn: (features: number[]) => void, featureSet = 1): void {
   const mask = 2 ** bits - 1;
   const buf: number[] = [];
   for (const view of views.split('\n\u0000\n')) {
@@ -330,7 +370,7 @@ export function forEachWindow(views: string, bits: number, fn: (features: number
     for (let from = 0; ; from += step) {
       const to = Math.min(toks.length, from + WINDOW_TOKENS);
       buf.length = 0;
-      windowFeatures(toks, from, to, mask, buf);
+      windowFeatures(toks, from, to, mask, buf, featureSet);
       fn(buf);
       if (to >= toks.length) break;
     }
@@ -338,9 +378,9 @@ export function forEachWindow(views: string, bits: number, fn: (features: number
 }
 
 /** Every window's feature ids (the trainer keeps them; the runtime streams with forEachWindow). */
-export function featureSets(views: string, bits: number): number[][] {
+export function featureSets(views: string, bits: number, featureSet = 1): number[][] {
   const sets: number[][] = [];
-  forEachWindow(views, bits, (f) => sets.push(f.slice()));
+  forEachWindow(views, bits, (f) => sets.push(f.slice()), featureSet);
   return sets;
 }
 
@@ -399,7 +439,7 @@ export function modelLogit(model: GateModel, views: string): number {
   forEachWindow(views, model.bits, (f) => {
     const z = windowLogit(f, model.weights, model.scale, model.bias, mask) + (hidden ? hiddenLogit(f, hidden) : 0);
     if (z > best) best = z;
-  });
+  }, model.features ?? 1);
   return best;
 }
 

@@ -77,6 +77,8 @@ export interface TrainOptions {
   hiddenCap?: number;
   /** Weight of a row by its source (TrainRow.source; default 1); `<source>#attack` / `<source>#benign` weigh one class of it. */
   sourceWeight?: Readonly<Record<string, number>>;
+  /** Feature set (poisonGateModel.ts FEATURE_SETS): 1 = base, 2 = + who a sentence addresses and what it asks for (poisonGateAsk.ts). */
+  features?: number;
 }
 
 /** The two calibration sets: hard-benign development texts and ordinary dialogue turns. */
@@ -97,6 +99,7 @@ export const TRAIN_DEFAULTS = {
   // fifth of the linear learning rate and 5× its L2 — over every feature, or at the linear rate, it memorised the
   // training rows and deepset CV recall fell (0.596 / 0.591); see the README's poison-gate section.
   hiddenUnits: 16, hiddenBits: 12, hiddenLearningRate: 0.01, hiddenL2: 1e-5, hiddenInput: 1, hiddenCap: 0,
+  features: 1,
 } as const;
 
 /**
@@ -111,21 +114,21 @@ export const SHIPPED_OPTIONS: TrainOptions = { calibrationMargin: 0.35 };
 
 interface Example { sets: number[][]; y: number; weight: number }
 
-function examples(rows: TrainRow[], bits: number, sourceWeight: Readonly<Record<string, number>> = {}): Example[] {
+function examples(rows: TrainRow[], bits: number, sourceWeight: Readonly<Record<string, number>> = {}, featureSet = 1): Example[] {
   // A source's weight, or its attacks' (`<source>#attack`) or benign rows' (`<source>#benign`) apart (gate12).
   const sw = (r: TrainRow) => sourceWeight[`${r.source ?? ''}#${r.attack ? 'attack' : 'benign'}`] ?? sourceWeight[r.source ?? ''] ?? 1;
   let pos = 0, neg = 0;
   for (const r of rows) if (r.attack) pos += sw(r); else neg += sw(r);
   const total = pos + neg;
   return rows.map((r) => ({
-    sets: featureSets(gateViews(r.text), bits),
+    sets: featureSets(gateViews(r.text), bits, featureSet),
     y: r.attack ? 1 : 0,
     // Class balance: each class carries half the total loss; within a class a row counts by its source's weight.
     weight: (sw(r) * (r.attack ? total / (2 * Math.max(1, pos)) : total / (2 * Math.max(1, neg)))),
   }));
 }
 
-interface RawModel { w: Float64Array; bias: number; bits: number; hidden: RawHidden | null }
+interface RawModel { w: Float64Array; bias: number; bits: number; hidden: RawHidden | null; features?: number }
 
 type FitOptions = { bits: number; epochs: number; seed: number; learningRate: number; l2: number; hiddenUnits: number; hiddenBits: number; hiddenLearningRate: number; hiddenL2: number; hiddenInput: number; hiddenCap: number };
 
@@ -190,7 +193,7 @@ function quantise(m: RawModel, thresholds: { untrustedAt: number; rejectAt: numb
   const scale = Math.fround(max > 0 ? max / 127 : 1);
   const q = new Int8Array(m.w.length);
   for (let i = 0; i < m.w.length; i++) q[i] = Math.max(-127, Math.min(127, Math.round(m.w[i] / scale)));
-  return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q, hiddenTag };
+  return { bits: m.bits, bias: Math.fround(m.bias), scale, untrustedAt: Math.fround(thresholds.untrustedAt), rejectAt: Math.fround(thresholds.rejectAt), weights: q, hiddenTag, features: m.features ?? 1 };
 }
 
 function rawLogit(m: RawModel, sets: number[][], linearOnly = false): number {
@@ -213,7 +216,7 @@ export function foldOf(i: number, k: number): number {
 /** Out-of-fold logits (k-fold) for every row, in row order; `linear` (if given) receives min(logit, linear part's) — `reject`'s scale. */
 export function outOfFoldLogits(rows: TrainRow[], opts: TrainOptions = {}, linear?: number[]): number[] {
   const o = { ...TRAIN_DEFAULTS, ...opts };
-  const ex = examples(rows, o.bits, o.sourceWeight);
+  const ex = examples(rows, o.bits, o.sourceWeight, o.features);
   const k = o.calibrationFolds || 5;
   const out = new Array<number>(rows.length).fill(0);
   for (let f = 0; f < k; f++) {
@@ -302,7 +305,7 @@ export function trainGateModel(input: readonly TrainRow[], opts: TrainOptions = 
   const o = { ...TRAIN_DEFAULTS, ...opts };
   let thresholds = opts.thresholds;
   const calibration: TrainResult['calibration'] = { benign: 0, attacks: 0, benignFlagged: 0, attacksFlagged: 0 };
-  const m = fit(examples(rows, o.bits, o.sourceWeight), o);
+  const m = { ...fit(examples(rows, o.bits, o.sourceWeight, o.features), o), features: o.features };
   if (!thresholds) {
     const oofLinear: number[] = [];
     const oof = outOfFoldLogits(rows, o, oofLinear);
