@@ -17,6 +17,19 @@ export function cleanupTempDirs(): void {
   for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 }
 
+/**
+ * A mocha afterEach for a describe block whose tests set `MEMORY_STORE_LAZY_FROM` (when a snapshot is read on
+ * demand): temp folders removed and the variable back to what the run started with (a run may set it for all).
+ */
+export function cleanupAndRestoreLazyFrom(): () => void {
+  const start = process.env.MEMORY_STORE_LAZY_FROM;
+  return () => {
+    cleanupTempDirs();
+    if (start === undefined) delete process.env.MEMORY_STORE_LAZY_FROM;
+    else process.env.MEMORY_STORE_LAZY_FROM = start;
+  };
+}
+
 let n = 0;
 export function aFact(over: Partial<ItemInput> = {}): ItemInput {
   n++;

@@ -13,7 +13,7 @@ import { lazyFileOf, openSnapshot } from '../../../src/engine/store/sqlJsPatched
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
 import { Store } from '../../../src/engine/store/store';
 import { prng } from '../../../src/engine/prng';
-import { cleanupTempDirs, tempDir } from './helpers';
+import { cleanupAndRestoreLazyFrom, tempDir } from './helpers';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -45,12 +45,7 @@ function readAll(lz: LazyFile): Uint8Array {
 }
 
 describe('store: a snapshot read on demand (LazyFile)', () => {
-  const lazyEnv = process.env.MEMORY_STORE_LAZY_FROM;
-  afterEach(() => {
-    cleanupTempDirs();
-    if (lazyEnv === undefined) delete process.env.MEMORY_STORE_LAZY_FROM;
-    else process.env.MEMORY_STORE_LAZY_FROM = lazyEnv;
-  });
+  afterEach(cleanupAndRestoreLazyFrom());
 
   it('reads like the same bytes in memory under random writes, reads and truncations; the base file is never written', () => {
     const dir = tempDir();

@@ -9,7 +9,7 @@ import type { Database } from 'sql.js';
 import { closeDatabase, growableBytes, liveSnapshotBytes, memfsResize, patchSqlJs, RESIZABLE_FROM, SQLJS_PATCHES, sqlJsPatchState } from '../../../src/engine/store/sqlJsPatched';
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
 import { Store } from '../../../src/engine/store/store';
-import { cleanupTempDirs, tempDir } from './helpers';
+import { cleanupAndRestoreLazyFrom, tempDir } from './helpers';
 
 /**
  * Bytes that differ between the live file and export()'s copy: none but the header's change counters (24–27,
@@ -29,12 +29,7 @@ function fileOf(db: Database): Uint8Array {
 }
 
 describe('store: sql.js patched to grow its file in place and hand it out without a copy', () => {
-  const lazyEnv = process.env.MEMORY_STORE_LAZY_FROM;
-  afterEach(() => {
-    cleanupTempDirs();
-    if (lazyEnv === undefined) delete process.env.MEMORY_STORE_LAZY_FROM;
-    else process.env.MEMORY_STORE_LAZY_FROM = lazyEnv;
-  });
+  afterEach(cleanupAndRestoreLazyFrom());
 
   it('the pinned sql.js takes every patch; another build runs unpatched and says which text it lacks', async () => {
     await loadSqlJs();
