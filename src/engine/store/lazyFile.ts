@@ -109,19 +109,31 @@ export class LazyFile {
     fs.closeSync(this.fd);
     this.fd = fd;
     this.baseLimit = this.size;
-    this.slot.clear();
-    this.slabs = [];
-    this.free = [];
-    this.used = 0;
+    this.dropOverlay();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     fs.closeSync(this.fd);
+    this.dropOverlay();
+  }
+
+  /** The overlay's slabs (tests: they are emptied, not left to a garbage collection, when the overlay is dropped). */
+  slabBuffers(): ArrayBufferLike[] {
+    return this.slabs.map((s) => s.buffer);
+  }
+
+  /** Forgets the overlay and hands its memory back now (a slab is a resizable buffer shrunk to nothing). */
+  private dropOverlay(): void {
+    for (const slab of this.slabs) {
+      const buf = slab.buffer as ArrayBuffer & { resizable?: boolean; resize?: (n: number) => void };
+      if (buf.resizable) buf.resize!(0);
+    }
     this.slot.clear();
     this.slabs = [];
     this.free = [];
+    this.used = 0;
   }
 
   /** Fills `dst` with the file's bytes at `pos` (the caller keeps `pos + dst.length ≤ size`). */
@@ -169,7 +181,7 @@ export class LazyFile {
     const s = this.slot.get(page);
     if (s !== undefined) return this.slotView(s);
     const ns = this.free.pop() ?? this.used++;
-    if (ns >= this.slabs.length * SLAB_PAGES) this.slabs.push(new Uint8Array(SLAB_PAGES * LAZY_PAGE));
+    if (ns >= this.slabs.length * SLAB_PAGES) this.slabs.push(newSlab());
     const view = this.slotView(ns);
     if (!whole) {
       const at = page * LAZY_PAGE;
@@ -185,5 +197,19 @@ export class LazyFile {
     const slab = this.slabs[Math.floor(s / SLAB_PAGES)]!;
     const o = (s % SLAB_PAGES) * LAZY_PAGE;
     return slab.subarray(o, o + LAZY_PAGE);
+  }
+}
+
+/**
+ * 1 MB of zeros in a resizable buffer where there are such (Node 20+), so dropping the overlay can shrink it to nothing
+ * at once: at a 1M-item store's compaction the overlay is most of the file, too much to leave to a later collection.
+ */
+function newSlab(): Uint8Array {
+  const bytes = SLAB_PAGES * LAZY_PAGE;
+  try {
+    const ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
+    return new Uint8Array(new ctor(bytes, { maxByteLength: bytes }));
+  } catch {
+    return new Uint8Array(bytes);
   }
 }

@@ -91,9 +91,12 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
     closeSync(fd);
     assert.deepEqual(new Uint8Array(readFileSync(next)), model.bytes);
     assert.ok(lz.dirtyPages > 0);
+    const slabs = lz.slabBuffers();
+    assert.ok(slabs.length > 0 && slabs.every((b) => b.byteLength === 1 << 20));
     lz.rebase(next);
     assert.equal(lz.dirtyPages, 0);
     assert.equal(lz.overlayBytes, 0);
+    assert.ok(slabs.every((b) => b.byteLength === 0), "the overlay's memory is handed back at once, not at a later GC");
     assert.deepEqual(readAll(lz), model.bytes);
     lz.truncate(100);
     lz.truncate(LAZY_PAGE * 2);
