@@ -22,10 +22,15 @@ export interface KeywordLink {
   weight: number;
 }
 
-/** One analysed query term: its postings ([ordinal, tf] pairs, ascending), length used and idf × query count. */
+/**
+ * One analysed query term: its postings ([ordinal, tf] pairs, ascending), length used and idf × query count; a list
+ * loaded from an index image continues in `p2` (`len2` used) — every ordinal there is above those in `p`.
+ */
 export interface QueryTerm {
   p: Int32Array;
   len: number;
+  p2?: Int32Array;
+  len2?: number;
   idf: number;
 }
 
@@ -163,6 +168,7 @@ export class ContextScratch {
   private scoreAll(t: QueryTerm, a: Accumulators, touched: number[], reached: number[]): void {
     reached.length = 0;
     this.termTf(t.p, t.len, reached);
+    if (t.p2) this.termTf(t.p2, t.len2!, reached);
     const tfs = this.tf;
     for (const ord of reached) {
       const tf = tfs[ord]!;
@@ -174,7 +180,19 @@ export class ContextScratch {
 
   /** One term for the running docs only: the same sums in the same order as `termTf`, restricted. */
   private scoreRunning(t: QueryTerm, running: readonly number[], a: Accumulators): void {
-    const { p, len } = t;
+    this.runningTf(t.p, t.len);
+    if (t.p2) this.runningTf(t.p2, t.len2!);
+    const tfs = this.tf;
+    for (const ord of running) {
+      const tf = tfs[ord]!;
+      if (tf === 0) continue;
+      tfs[ord] = 0;
+      this.add(ord, tf, t.idf, a);
+    }
+  }
+
+  /** Fills `tf` of the running docs (and their running neighbours) for one term's postings. */
+  private runningTf(p: Int32Array, len: number): void {
     const tfs = this.tf, ordLen = this.ix.ordLen, mark = this.mark;
     for (let i = 0; i < len; i += 2) {
       const ord = p[i]!;
@@ -188,12 +206,6 @@ export class ContextScratch {
         const lo = this.linkOrd[j]!;
         if (mark[lo]! & 1) tfs[lo] += tf * this.linkW[j]!;
       }
-    }
-    for (const ord of running) {
-      const tf = tfs[ord]!;
-      if (tf === 0) continue;
-      tfs[ord] = 0;
-      this.add(ord, tf, t.idf, a);
     }
   }
 

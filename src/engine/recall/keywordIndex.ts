@@ -1,6 +1,9 @@
 // In-memory BM25 inverted index over plain records (SPEC R-RECALL-3), independent of the store.
 // Invariants: postings hold internal ordinals in ascending order, interleaved [ordinal, tf] in one
-// Int32Array per term; an update gets a fresh ordinal and the old one is tombstoned until compaction.
+// Int32Array per term — for an index loaded from its image, an exact-size view of the image (`frozen` ints)
+// followed by an own tail array for what was added since (copying a frequent term's whole list out of the
+// image at its first new document cost ~160 MB at 1M docs); an update gets a fresh ordinal and the old one
+// is tombstoned until compaction.
 // Context expansion (optional, at query time): a doc may count its linked docs' terms at a lower
 // weight (BM25F-style: tf and length both add up), so a chat turn matches on its neighbours' words
 // too; the index itself stays per-doc, so links can change without re-indexing anything.
@@ -51,7 +54,9 @@ export class KeywordIndex {
   private readonly termIds = new Map<string, number>();
   private terms: string[] = [];
   private postings: Int32Array[] = [];
-  private postLen = new Int32Array(1024); // int32s used in postings[t] (2 per doc)
+  private postLen = new Int32Array(1024); // int32s used in postings[t] (2 per doc), tail included
+  private frozen = new Int32Array(0); // int32s of postings[t] that are a view of the loaded image (0: an own array)
+  private tails: (Int32Array | undefined)[] = []; // what a frozen term got since the image was loaded
   private ordToDoc = new Int32Array(1024);
   private ordLen = new Int32Array(1024); // terms in the doc; 0 for a dead ordinal
   private ordCount = 0;
@@ -82,6 +87,8 @@ export class KeywordIndex {
   get approxBytes(): number {
     let n = this.postLen.byteLength + this.ordToDoc.byteLength + this.ordLen.byteLength + this.acc.byteLength + this.accTf.byteLength;
     for (const p of this.postings) n += p.byteLength + TYPED_ARRAY_OVERHEAD;
+    for (const p of this.tails) if (p) n += p.byteLength + TYPED_ARRAY_OVERHEAD;
+    n += this.frozen.byteLength;
     for (const t of this.terms) n += t.length * 2 + MAP_ENTRY_BYTES;
     return n + this.docToOrd.approxBytes + this.scratch.approxBytes;
   }
@@ -114,14 +121,15 @@ export class KeywordIndex {
       tf.set(id, (tf.get(id) ?? 0) + 1);
     }
     for (const [id, n] of tf) {
-      let p = this.postings[id]!;
       const len = this.postLen[id]!;
-      if (len + 2 > p.length) {
-        p = grow(p, len + 2);
-        this.postings[id] = p;
-      }
-      p[len] = ord;
-      p[len + 1] = n;
+      const f = this.frozen[id] ?? 0;
+      const at = len - f; // in the own array: the whole list, or the tail after the image's part
+      let p = f > 0 ? this.tails[id] ?? new Int32Array(INITIAL_POSTING_CAPACITY) : this.postings[id]!;
+      if (at + 2 > p.length) p = grow(p, at + 2);
+      if (f > 0) this.tails[id] = p;
+      else this.postings[id] = p;
+      p[at] = ord;
+      p[at + 1] = n;
       this.postLen[id] = len + 2;
     }
     // A doc with no terms still counts as live with length 1, so remove() stays symmetric.
@@ -167,7 +175,8 @@ export class KeywordIndex {
       const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
-      terms.push({ id, p: this.postings[id]!, len, idf });
+      const f = this.frozen[id] ?? 0;
+      terms.push(f > 0 && len > f ? { id, p: this.postings[id]!, len: f, p2: this.tails[id]!, len2: len - f, idf } : { id, p: this.postings[id]!, len: f > 0 ? f : len, idf });
     }
     const a: Accumulators = { acc: this.acc, accTf: this.accTf, coverage: o.normalise === 'coverage', k1: this.k1, b: this.b, avgLen: this.totalLen / n };
     let touched: number[];
@@ -205,16 +214,18 @@ export class KeywordIndex {
     const { acc, accTf, coverage, k1, b, avgLen } = a;
     const ordLen = this.ordLen;
     const touched: number[] = [];
-    for (const { p, len, idf } of terms) {
-      for (let i = 0; i < len; i += 2) {
-        const ord = p[i]!;
-        const dl = ordLen[ord]!;
-        if (dl === 0) continue;
-        const tf = p[i + 1]!;
-        const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
-        if (acc[ord] === 0) touched.push(ord);
-        acc[ord] += idf * sat;
-        if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
+    for (const t of terms) {
+      for (const [p, len] of t.p2 ? [[t.p, t.len], [t.p2, t.len2!]] as const : [[t.p, t.len]] as const) {
+        for (let i = 0; i < len; i += 2) {
+          const ord = p[i]!;
+          const dl = ordLen[ord]!;
+          if (dl === 0) continue;
+          const tf = p[i + 1]!;
+          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
+          if (acc[ord] === 0) touched.push(ord);
+          acc[ord] += t.idf * sat;
+          if (coverage) accTf[ord] += (t.idf * sat) / (k1 + 1);
+        }
       }
     }
     return touched;
@@ -245,17 +256,21 @@ export class KeywordIndex {
     }
     this.ordLen.fill(0, next, this.ordCount);
     for (let t = 0; t < this.postings.length; t++) {
-      const p = this.postings[t]!;
-      const len = this.postLen[t]!;
-      let w = 0;
-      for (let i = 0; i < len; i += 2) {
-        const r = remap[p[i]!]!;
-        if (r < 0) continue;
-        p[w] = r;
-        p[w + 1] = p[i + 1]!;
-        w += 2;
+      const f = this.frozen[t] ?? 0;
+      const head = remapInPlace(this.postings[t]!, f > 0 ? f : this.postLen[t]!, remap);
+      if (f === 0) {
+        this.postLen[t] = head;
+        continue;
       }
-      this.postLen[t] = w;
+      const tail = this.tails[t];
+      const rest = tail ? remapInPlace(tail, this.postLen[t]! - f, remap) : 0;
+      this.postLen[t] = head + rest;
+      this.frozen[t] = head;
+      if (head === 0) {
+        // Nothing left of the image's part: the tail is the whole list now.
+        this.postings[t] = tail ?? new Int32Array(INITIAL_POSTING_CAPACITY);
+        this.tails[t] = undefined;
+      }
     }
     this.ordCount = next;
     this.deadCount = 0;
@@ -284,7 +299,10 @@ export class KeywordIndex {
     off += T * 4;
     for (let t = 0; t < T; t++) {
       const len = this.postLen[t]!;
-      new Int32Array(buf.buffer, buf.byteOffset + off, len).set(this.postings[t]!.subarray(0, len));
+      const f = this.frozen[t] ?? 0;
+      const head = f > 0 ? f : len;
+      new Int32Array(buf.buffer, buf.byteOffset + off, head).set(this.postings[t]!.subarray(0, head));
+      if (len > head) new Int32Array(buf.buffer, buf.byteOffset + off + head * 4, len - head).set(this.tails[t]!.subarray(0, len - head));
       off += len * 4;
     }
     new Int32Array(buf.buffer, buf.byteOffset + off, this.ordCount).set(this.ordToDoc.subarray(0, this.ordCount));
@@ -320,10 +338,12 @@ export class KeywordIndex {
     const all = new Int32Array(buf.buffer, buf.byteOffset + off, postInts);
     off += postInts * 4;
     idx.postings = new Array<Int32Array>(T);
+    idx.frozen = new Int32Array(T);
     let p = 0;
     for (let t = 0; t < T; t++) {
       const len = idx.postLen[t]!;
       idx.postings[t] = all.subarray(p, p + len);
+      idx.frozen[t] = len; // new documents go to a tail (add), the view is never copied out
       p += len;
     }
     idx.ensureOrdCapacity(ordCount);
@@ -355,6 +375,19 @@ function checkDocId(docId: number): void {
   if (!Number.isInteger(docId) || docId < 0 || docId > MAX_DOC_ID) {
     throw new MemoryError('E_BAD_INPUT', 'keyword index: doc id must be an integer in [0, 2^31)', { docId: String(docId) });
   }
+}
+
+/** Renumbers `len` ints of [ordinal, tf] pairs of `p` by `remap` (-1: dropped), in place; returns the ints kept. */
+function remapInPlace(p: Int32Array, len: number, remap: Int32Array): number {
+  let w = 0;
+  for (let i = 0; i < len; i += 2) {
+    const r = remap[p[i]!]!;
+    if (r < 0) continue;
+    p[w] = r;
+    p[w + 1] = p[i + 1]!;
+    w += 2;
+  }
+  return w;
 }
 
 function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {

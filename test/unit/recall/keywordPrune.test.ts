@@ -92,6 +92,51 @@ describe('KeywordIndex expanded search pruning', () => {
     assert.ok(pruned > queries / 4, `pruned ${pruned} of ${queries}`);
   });
 
+  it('an index loaded from its image and grown since answers bit for bit like one built in memory; the image is never copied out', function () {
+    this.timeout(30_000);
+    const words = vocabulary(500);
+    const N = 3000;
+    const { idx: mem, rng } = corpus(11, N, words);
+    const image = mem.serialize(); // compacts `mem`: both start from the same ordinals
+    const loaded = KeywordIndex.deserialize(image);
+    const internalsOf = (k: KeywordIndex) => k as unknown as { postings: Int32Array[]; frozen: Int32Array; tails: (Int32Array | undefined)[] };
+    const both = (f: (k: KeywordIndex) => void) => { f(mem); f(loaded); };
+    // New docs with the common words (every frequent term gets a tail), removals in the image's part, replacements.
+    for (let d = N; d < N + 1500; d++) {
+      const text = Array.from({ length: 3 + Math.floor(rng.next() * 20) }, () => words[zipf(rng, words.length)]!).join(' ');
+      both((k) => k.add(d, text, null));
+    }
+    for (let d = 3; d < N; d += 17) both((k) => k.remove(d));
+    for (let d = 5; d < N; d += 41) {
+      const text = `${words[0]} ${words[1]} ${words[zipf(rng, words.length)]}`;
+      both((k) => k.add(d, text, null));
+    }
+    const li = internalsOf(loaded);
+    let viewsKept = 0, tails = 0;
+    for (let t = 0; t < li.postings.length; t++) {
+      if ((li.frozen[t] ?? 0) > 0) {
+        assert.equal(li.postings[t]!.buffer, image.buffer, `term ${t}: still a view of the image`);
+        viewsKept++;
+      }
+      if (li.tails[t]) tails++;
+    }
+    assert.ok(viewsKept > 100 && tails > 50, `${viewsKept} views kept, ${tails} tails`);
+    const context = conversations(N + 1500, 30);
+    const compare = (label: string) => {
+      for (let q = 0; q < 150; q++) {
+        const text = Array.from({ length: 1 + (q % 5) }, () => words[q % 2 ? zipf(rng, 30) : zipf(rng, words.length)]!).join(' ');
+        const terms = analyze(text, null);
+        const opts: KeywordSearchOptions[] = [{}, { context }, { context, exhaustive: true }, { context, filter: (d) => d % 3 !== 0, normalise: 'coverage' }];
+        for (const o of opts) assert.deepEqual(loaded.search(terms, 20, o), mem.search(terms, 20, o), `${label}: query ${q} "${text}" ${JSON.stringify(Object.keys(o))}`);
+      }
+    };
+    compare('grown');
+    // Enough removals to compact both (a quarter of the ordinals dead): the image's part and the tails are renumbered.
+    for (let d = 0; d < N + 1500; d += 2) both((k) => k.remove(d));
+    compare('compacted');
+    assert.deepEqual(loaded.serialize(), mem.serialize(), 'the same image');
+  });
+
   it('scores as BM25F written out by hand: refused docs neither score nor lend their words', () => {
     const words = vocabulary(80);
     const N = 600;
