@@ -9,6 +9,7 @@
 // Invariants: bytes below `baseLimit` that are not in the overlay come from the base; bytes from
 // `baseLimit` up to `size` that are not in the overlay are zero (a truncation lowers `baseLimit`).
 import * as fs from 'node:fs';
+import { release, resizableBuffer } from './resizableBytes';
 
 export const LAZY_PAGE = 4096;
 const SLAB_PAGES = 256; // 1 MB per slab
@@ -126,10 +127,7 @@ export class LazyFile {
 
   /** Forgets the overlay and hands its memory back now (a slab is a resizable buffer shrunk to nothing). */
   private dropOverlay(): void {
-    for (const slab of this.slabs) {
-      const buf = slab.buffer as ArrayBuffer & { resizable?: boolean; resize?: (n: number) => void };
-      if (buf.resizable) buf.resize!(0);
-    }
+    for (const slab of this.slabs) release(slab);
     this.slot.clear();
     this.slabs = [];
     this.free = [];
@@ -206,10 +204,6 @@ export class LazyFile {
  */
 function newSlab(): Uint8Array {
   const bytes = SLAB_PAGES * LAZY_PAGE;
-  try {
-    const ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
-    return new Uint8Array(new ctor(bytes, { maxByteLength: bytes }));
-  } catch {
-    return new Uint8Array(bytes);
-  }
+  const buf = resizableBuffer(bytes, bytes);
+  return buf ? new Uint8Array(buf) : new Uint8Array(bytes);
 }

@@ -21,6 +21,7 @@ import * as vm from 'node:vm';
 import type initSqlJs from 'sql.js';
 import { MemoryError } from '../errors';
 import { LazyFile } from './lazyFile';
+import { release, type Resizable, resizableSupported, resizableBuffer } from './resizableBytes';
 
 /** A file smaller than this stays in a plain array (copying it costs nothing worth a reservation). */
 export const RESIZABLE_FROM = 32 << 20;
@@ -28,29 +29,13 @@ export const RESIZABLE_FROM = 32 << 20;
 /** The largest file a resizable array may hold: sql.js files are Uint8Arrays, so at most a Buffer's length, ≤ 4 GiB. */
 const MAX_RESERVE = Math.min(2 ** 32, bufferConstants.MAX_LENGTH);
 
-type Resizable = ArrayBuffer & { resizable?: boolean; maxByteLength?: number; resize?: (n: number) => void };
-
-const resizableSupported = ((): boolean => {
-  try {
-    const b = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => Resizable)(1, { maxByteLength: 2 });
-    return b.resizable === true && typeof b.resize === 'function';
-  } catch {
-    return false;
-  }
-})();
-
 /** A zeroed array of `size` bytes that grows in place (up to 4 GiB) when sql.js's file outgrows it; a plain one when small. */
 export function growableBytes(size: number): Uint8Array {
   // A Buffer either way: sql.js opens a database by `slice`-ing the bytes it is given, which copies a
   // Uint8Array but only re-views a Buffer.
-  if (!resizableSupported || size < RESIZABLE_FROM || size > MAX_RESERVE) return Buffer.alloc(size);
-  const ctor = ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer;
-  try {
-    return Buffer.from(new ctor(size, { maxByteLength: MAX_RESERVE }), 0, size);
-  } catch {
-    // The reservation refused (address space, a sandboxed V8's limits): a plain array, copied on growth as unpatched.
-    return Buffer.alloc(size);
-  }
+  const buf = size >= RESIZABLE_FROM && size <= MAX_RESERVE ? resizableBuffer(size, MAX_RESERVE) : undefined;
+  // Refused or too small: a plain array, copied on growth as unpatched.
+  return buf ? Buffer.from(buf, 0, size) : Buffer.alloc(size);
 }
 
 /**
@@ -192,7 +177,12 @@ export function sqlJsPatchState(): SqlJsPatchState | undefined {
  */
 export function liveSnapshotBytes(db: object): Uint8Array | undefined {
   const live = fileBytesOf(db);
-  return live && live.length >= 100 && live[18] === 1 && live[19] === 1 ? live : undefined;
+  return live && rollbackHeader(live) ? live : undefined;
+}
+
+/** A database header (the file's first 100 bytes or more) that says "rollback journal" (bytes 18/19 = 1), as export() writes it. */
+export function rollbackHeader(head: Uint8Array): boolean {
+  return head.length >= 100 && head[18] === 1 && head[19] === 1;
 }
 
 /**
@@ -201,9 +191,9 @@ export function liveSnapshotBytes(db: object): Uint8Array | undefined {
  * would otherwise hold both files for a while (1M items: ~0.9 GB each).
  */
 export function closeDatabase(db: { close(): void }): void {
-  const buf = fileBytesOf(db)?.buffer as Resizable | undefined;
+  const bytes = fileBytesOf(db);
   db.close();
-  if (buf?.resizable) buf.resize!(0);
+  release(bytes);
 }
 
 /**
@@ -221,10 +211,9 @@ export function lazyFrom(): number {
  * the snapshot is large enough and sql.js takes it, else the bytes in growable memory; undefined when there is none.
  */
 export function openSnapshot(file: string): Uint8Array | undefined {
-  if (state?.applied.includes('lazyOpen') && process.platform !== 'win32') {
+  if (onDemandPossible()) {
     try {
-      const size = fs.statSync(file).size;
-      if (size >= lazyFrom() && size > 0) return Object.assign(new Uint8Array(0), { lz: new LazyFile(file) });
+      if (onDemandSize(fs.statSync(file).size)) return Object.assign(new Uint8Array(0), { lz: new LazyFile(file) });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
@@ -243,16 +232,24 @@ export const LAZY_PRAGMAS = 'PRAGMA cache_size = -32768';
  */
 export function readOnDemandFrom(db: object, file: string, size: number): boolean {
   const f = (db as { readFrom?: (lz: LazyFile) => Uint8Array | undefined }).readFrom;
-  if (typeof f !== 'function' || !state?.applied.includes('lazyOpen') || process.platform === 'win32' || size < lazyFrom() || size === 0) return false;
+  if (typeof f !== 'function' || !onDemandPossible() || !onDemandSize(size)) return false;
   const lz = new LazyFile(file);
   if (lz.size !== size) {
     lz.close();
     return false;
   }
-  const old = f.call(db, lz);
-  const buf = old?.buffer as Resizable | undefined;
-  if (buf?.resizable) buf.resize!(0);
+  release(f.call(db, lz));
   return true;
+}
+
+/** This sql.js takes a file read on demand, and not on Windows (a file open there may block the rename that replaces it). */
+function onDemandPossible(): boolean {
+  return state?.applied.includes('lazyOpen') === true && process.platform !== 'win32';
+}
+
+/** A file of `size` bytes is worth reading on demand (`lazyFrom`). */
+function onDemandSize(size: number): boolean {
+  return size > 0 && size >= lazyFrom();
 }
 
 /** The LazyFile `db` reads its file from, if it was opened from one. */

@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import type { Database } from 'sql.js';
 import { writeAll, writeFileAtomicWith } from '../atomicWrite';
 import { ioError } from './fileLock';
-import { LAZY_PRAGMAS, lazyFileOf, liveSnapshotBytes, openSnapshot, readOnDemandFrom } from './sqlJsPatched';
+import type { LazyFile } from './lazyFile';
+import { LAZY_PRAGMAS, lazyFileOf, liveSnapshotBytes, openSnapshot, readOnDemandFrom, rollbackHeader } from './sqlJsPatched';
 
 /** What sql.js opens the snapshot from (sqlJsPatched.ts `openSnapshot`); undefined when there is none. */
 export function readSnapshot(file: string): Uint8Array | undefined {
@@ -24,7 +25,7 @@ export function readSnapshot(file: string): Uint8Array | undefined {
  */
 export function writeSnapshot(file: string, db: Database): { bytes: number; exported: boolean } {
   const lazy = lazyFileOf(db);
-  if (lazy && lazyHeaderOk(lazy)) {
+  if (lazy && lazyHeader(lazy)) {
     let bytes = 0;
     writeFileAtomicWith(file, (fd) => {
       bytes = lazy.writeTo(fd);
@@ -41,10 +42,10 @@ export function writeSnapshot(file: string, db: Database): { bytes: number; expo
   return { bytes: n, exported: !live };
 }
 
-/** The header says "rollback journal" (bytes 18/19 = 1), as export() would write it. */
-function lazyHeaderOk(lazy: { size: number; read(dst: Uint8Array, off: number, len: number, pos: number): number }): boolean {
+/** The lazy file's header, as `rollbackHeader` judges it. */
+function lazyHeader(lazy: LazyFile): boolean {
   const head = new Uint8Array(100);
-  return lazy.size >= 100 && lazy.read(head, 0, 100, 0) === 100 && head[18] === 1 && head[19] === 1;
+  return lazy.read(head, 0, 100, 0) === 100 && rollbackHeader(head);
 }
 
 export function readIfExists(file: string): Buffer | undefined {
