@@ -175,8 +175,7 @@ export class KeywordIndex {
       const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
-      const f = this.frozen[id] ?? 0;
-      terms.push(f > 0 && len > f ? { id, p: this.postings[id]!, len: f, p2: this.tails[id]!, len2: len - f, idf } : { id, p: this.postings[id]!, len: f > 0 ? f : len, idf });
+      terms.push({ id, ...this.postingsOf(id), idf });
     }
     const a: Accumulators = { acc: this.acc, accTf: this.accTf, coverage: o.normalise === 'coverage', k1: this.k1, b: this.b, avgLen: this.totalLen / n };
     let touched: number[];
@@ -209,26 +208,38 @@ export class KeywordIndex {
     return hits;
   }
 
+  /** Term `id`'s postings as a query reads them: one list, or a loaded image's view followed by the tail added since. */
+  private postingsOf(id: number): Pick<QueryTerm, 'p' | 'len' | 'p2' | 'len2'> {
+    const len = this.postLen[id]!;
+    const f = this.frozen[id] ?? 0;
+    if (f === 0) return { p: this.postings[id]!, len };
+    return len > f ? { p: this.postings[id]!, len: f, p2: this.tails[id]!, len2: len - f } : { p: this.postings[id]!, len: f };
+  }
+
   /** Plain BM25 over every posting of `terms`; returns the ordinals touched. */
   private scorePlain(terms: readonly QueryTerm[], a: Accumulators): number[] {
-    const { acc, accTf, coverage, k1, b, avgLen } = a;
-    const ordLen = this.ordLen;
     const touched: number[] = [];
     for (const t of terms) {
-      for (const [p, len] of t.p2 ? [[t.p, t.len], [t.p2, t.len2!]] as const : [[t.p, t.len]] as const) {
-        for (let i = 0; i < len; i += 2) {
-          const ord = p[i]!;
-          const dl = ordLen[ord]!;
-          if (dl === 0) continue;
-          const tf = p[i + 1]!;
-          const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
-          if (acc[ord] === 0) touched.push(ord);
-          acc[ord] += t.idf * sat;
-          if (coverage) accTf[ord] += (t.idf * sat) / (k1 + 1);
-        }
-      }
+      this.plainPostings(t.p, t.len, t.idf, a, touched);
+      if (t.p2) this.plainPostings(t.p2, t.len2!, t.idf, a, touched);
     }
     return touched;
+  }
+
+  /** One part of a term's postings into `a` (plain BM25); pushes the ordinals reached first onto `touched`. */
+  private plainPostings(p: Int32Array, len: number, idf: number, a: Accumulators, touched: number[]): void {
+    const { acc, accTf, coverage, k1, b, avgLen } = a;
+    const ordLen = this.ordLen;
+    for (let i = 0; i < len; i += 2) {
+      const ord = p[i]!;
+      const dl = ordLen[ord]!;
+      if (dl === 0) continue;
+      const tf = p[i + 1]!;
+      const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
+      if (acc[ord] === 0) touched.push(ord);
+      acc[ord] += idf * sat;
+      if (coverage) accTf[ord] += (idf * sat) / (k1 + 1);
+    }
   }
 
   /** How the last expanded search was pruned (tests, benchmarks). */
@@ -298,12 +309,10 @@ export class KeywordIndex {
     new Int32Array(buf.buffer, buf.byteOffset + off, T).set(this.postLen.subarray(0, T));
     off += T * 4;
     for (let t = 0; t < T; t++) {
-      const len = this.postLen[t]!;
-      const f = this.frozen[t] ?? 0;
-      const head = f > 0 ? f : len;
-      new Int32Array(buf.buffer, buf.byteOffset + off, head).set(this.postings[t]!.subarray(0, head));
-      if (len > head) new Int32Array(buf.buffer, buf.byteOffset + off + head * 4, len - head).set(this.tails[t]!.subarray(0, len - head));
-      off += len * 4;
+      const { p, len, p2, len2 = 0 } = this.postingsOf(t);
+      new Int32Array(buf.buffer, buf.byteOffset + off, len).set(p.subarray(0, len));
+      if (p2) new Int32Array(buf.buffer, buf.byteOffset + off + len * 4, len2).set(p2.subarray(0, len2));
+      off += (len + len2) * 4;
     }
     new Int32Array(buf.buffer, buf.byteOffset + off, this.ordCount).set(this.ordToDoc.subarray(0, this.ordCount));
     off += this.ordCount * 4;
