@@ -3,33 +3,25 @@
 // flagged (gate12). Two thirds are trained on (gate-train-advice.jsonl), one third is a dev set never trained on
 // (gate-advice-dev.jsonl), scored by `bench gate`.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gate } from '../../../src/engine/write/poisonGate';
+import { assertBenignRows, assertOwnTexts, LANGS } from './gateCorpus';
 import {
   ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, ORDINARY_DEV_FILE, HARD_DEV_FILE,
   readJsonl, repoRoot, trainsOn,
 } from '../../../src/engine/write/poisonGateTrain';
 
-const LANGS = ['en', 'de', 'hu', 'es', 'fr'];
-
 describe('poison gate: gate13 second-person advice texts', () => {
   const root = repoRoot(__dirname);
   const train = readJsonl(join(root, ADVICE_TRAIN_FILE));
   const dev = readJsonl(join(root, ADVICE_DEV_FILE));
-  const key = (v: Record<string, unknown>) => String(v.text).trim().toLowerCase();
 
   it('never trains on the dev third', () => {
     assert.ok(!OWN_TRAIN_FILES.includes(ADVICE_DEV_FILE));
   });
 
   it('has well-formed benign rows, ≥ 25 per language, two thirds for training', () => {
-    for (const [file, rows] of [[ADVICE_TRAIN_FILE, train], [ADVICE_DEV_FILE, dev]] as const) {
-      assert.ok(readFileSync(join(root, file), 'utf8').endsWith('\n'), file);
-      const bad = rows.filter((v) => typeof v.text !== 'string' || !v.text.trim() || v.label !== 'benign'
-        || !LANGS.includes(String(v.lang)) || typeof v.family !== 'string' || v.source !== 'gate13');
-      assert.equal(bad.length, 0, `${file}: ${bad.length} malformed rows`);
-    }
+    assertBenignRows(root, [[ADVICE_TRAIN_FILE, train], [ADVICE_DEV_FILE, dev]], 'gate13');
     for (const lang of LANGS) assert.ok([...train, ...dev].filter((v) => v.lang === lang).length >= 25, lang);
     assert.equal(train.length, 2 * dev.length);
     for (const v of [...train, ...dev]) assert.ok(trainsOn(ADVICE_TRAIN_FILE, v));
@@ -37,11 +29,8 @@ describe('poison gate: gate13 second-person advice texts', () => {
 
   it('shares no text with any other corpus', () => {
     const others = [...OWN_TRAIN_FILES.filter((f) => f !== ADVICE_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
-      AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'].flatMap((f) => readJsonl(join(root, f)).map(key));
-    const seen = new Set(others);
-    const ours = [...train, ...dev].map(key);
-    assert.equal(new Set(ours).size, ours.length, 'duplicate inside gate13');
-    assert.deepEqual(ours.filter((k) => seen.has(k)), []);
+      AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'];
+    assertOwnTexts(root, [...train, ...dev], others, 'gate13');
   });
 
   it('the shipped gate rejects none of them and flags at most 1 of the dev third (≤ 3 %)', () => {

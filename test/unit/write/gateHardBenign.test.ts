@@ -4,33 +4,25 @@
 // material (gate-train-hardbenign.jsonl), one third a dev set never trained or calibrated on (gate-hardbenign-dev.jsonl),
 // scored by `bench gate`.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gate } from '../../../src/engine/write/poisonGate';
+import { assertBenignRows, assertOwnTexts, LANGS } from './gateCorpus';
 import {
   ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, HARDBENIGN_DEV_FILE, HARDBENIGN_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, ORDINARY_DEV_FILE, HARD_DEV_FILE,
   readJsonl, repoRoot, trainsOn,
 } from '../../../src/engine/write/poisonGateTrain';
 
-const LANGS = ['en', 'de', 'hu', 'es', 'fr'];
-
 describe('poison gate: gate14 hard-benign texts next to requests aimed at the assistant', () => {
   const root = repoRoot(__dirname);
   const train = readJsonl(join(root, HARDBENIGN_TRAIN_FILE));
   const dev = readJsonl(join(root, HARDBENIGN_DEV_FILE));
-  const key = (v: Record<string, unknown>) => String(v.text).trim().toLowerCase();
 
   it('never trains on the dev third', () => {
     assert.ok(!OWN_TRAIN_FILES.includes(HARDBENIGN_DEV_FILE));
   });
 
   it('has well-formed benign rows, ≥ 25 per language, two thirds for training', () => {
-    for (const [file, rows] of [[HARDBENIGN_TRAIN_FILE, train], [HARDBENIGN_DEV_FILE, dev]] as const) {
-      assert.ok(readFileSync(join(root, file), 'utf8').endsWith('\n'), file);
-      const bad = rows.filter((v) => typeof v.text !== 'string' || !v.text.trim() || v.label !== 'benign'
-        || !LANGS.includes(String(v.lang)) || typeof v.family !== 'string' || v.source !== 'gate14');
-      assert.equal(bad.length, 0, `${file}: ${bad.length} malformed rows`);
-    }
+    assertBenignRows(root, [[HARDBENIGN_TRAIN_FILE, train], [HARDBENIGN_DEV_FILE, dev]], 'gate14');
     for (const lang of LANGS) assert.ok([...train, ...dev].filter((v) => v.lang === lang).length >= 25, lang);
     for (const lang of LANGS) assert.equal(train.filter((v) => v.lang === lang).length, 2 * dev.filter((v) => v.lang === lang).length + 1, lang);
     for (const v of [...train, ...dev]) assert.equal(trainsOn(HARDBENIGN_TRAIN_FILE, v), v.family !== 'security_quote');
@@ -38,11 +30,8 @@ describe('poison gate: gate14 hard-benign texts next to requests aimed at the as
 
   it('shares no text with any other corpus', () => {
     const others = [...OWN_TRAIN_FILES, ADVICE_TRAIN_FILE, ADVICE_DEV_FILE, OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
-      AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'].flatMap((f) => readJsonl(join(root, f)).map(key));
-    const seen = new Set(others);
-    const ours = [...train, ...dev].map(key);
-    assert.equal(new Set(ours).size, ours.length, 'duplicate inside gate14');
-    assert.deepEqual(ours.filter((k) => seen.has(k)), []);
+      AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'];
+    assertOwnTexts(root, [...train, ...dev], others, 'gate14');
   });
 
   // Measured on main's weights before any training on these rows: 3 of 40 flagged — an FR security report quoting
