@@ -10,6 +10,22 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const DIST = path.join(ROOT, 'dist');
 
+/** Runs `body` with a fresh temp folder (HOME for the CLI), removed afterwards. */
+function inTempDir(body: (dir: string) => void): void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
+  try {
+    body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `vscode-memory doctor --json`'s checks, run from `cli` on `store`. */
+function doctorChecks(cli: string, store: string, env: NodeJS.ProcessEnv): { check: string; ok: boolean; detail?: string }[] {
+  const d = spawnSync(process.execPath, [cli, 'doctor', '--store', store, '--json'], { encoding: 'utf8', env });
+  return (JSON.parse(d.stdout.trim()) as { checks: { check: string; ok: boolean; detail?: string }[] }).checks;
+}
+
 describe('The shipped CLI bundle', () => {
   it('contains no test code and no lunr (esbuild metafile of dist/cli.js)', () => {
     const metaFile = path.join(DIST, 'meta', 'cli.json');
@@ -22,23 +38,19 @@ describe('The shipped CLI bundle', () => {
 
   it('answers `bench` with a usage error naming `npm run bench` when bench.js is not beside it', function () {
     this.timeout(20_000);
-    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
-    try {
+    inTempDir((dir) => {
       for (const f of ['cli.js', 'sql-wasm.wasm', 'sql-wasm.js']) copyFileSync(path.join(DIST, f), path.join(dir, f));
       const r = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'bench', 'store', '--json'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
       assert.equal(r.status, 2, r.stderr);
       const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
       assert.equal(doc.error.code, 'E_USAGE');
       assert.match(doc.error.message, /npm run bench/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('without sql-wasm.js beside it (a partial copy): a clear E_WASM_MISSING, and doctor names the file', function () {
     this.timeout(20_000);
-    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
-    try {
+    inTempDir((dir) => {
       for (const f of ['cli.js', 'sql-wasm.wasm']) copyFileSync(path.join(DIST, f), path.join(dir, f));
       const env = { ...process.env, HOME: dir };
       const r = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'status', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env });
@@ -46,28 +58,20 @@ describe('The shipped CLI bundle', () => {
       const doc = JSON.parse(r.stdout.trim()) as { error: { code: string; message: string } };
       assert.equal(doc.error.code, 'E_WASM_MISSING');
       assert.match(doc.error.message, /sql-wasm\.js/);
-      const d = spawnSync(process.execPath, [path.join(dir, 'cli.js'), 'doctor', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env });
-      const checks = (JSON.parse(d.stdout.trim()) as { checks: { check: string; ok: boolean; detail?: string }[] }).checks;
-      const wasm = checks.find((c) => c.check === 'sql_wasm')!;
+      const wasm = doctorChecks(path.join(dir, 'cli.js'), path.join(dir, 'store'), env).find((c) => c.check === 'sql_wasm')!;
       assert.equal(wasm.ok, false);
       assert.match(wasm.detail!, /sql-wasm\.js missing/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('doctor: the sql.js beside the bundle took its patches (the store grows its file in place)', function () {
     this.timeout(20_000);
-    const dir = mkdtempSync(path.join(tmpdir(), 'memory-cli-bundle-'));
-    try {
+    inTempDir((dir) => {
       mkdirSync(path.join(dir, 'store')); // doctor opens only a store that exists
-      const d = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), 'doctor', '--store', path.join(dir, 'store'), '--json'], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
-      const checks = (JSON.parse(d.stdout.trim()) as { checks: { check: string; ok: boolean; detail?: string }[] }).checks;
+      const checks = doctorChecks(path.join(DIST, 'cli.js'), path.join(dir, 'store'), { ...process.env, HOME: dir });
       assert.deepEqual(checks.find((c) => c.check === 'sql_js_patched'), { check: 'sql_js_patched', ok: true });
       assert.equal(checks.find((c) => c.check === 'sql_wasm')!.ok, true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('runs benchmarks through bench.js in a checkout, with the same error contract', function () {
