@@ -119,8 +119,9 @@ export class MemoryEngine extends Disposable {
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
-    this.writer = new TurnWriter(store, settings, clock, logger, new GatePool({ workers: opts.gateWorkers, logger }));
-    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger));
+    const pool = new GatePool({ workers: opts.gateWorkers, logger });
+    this.writer = new TurnWriter(store, settings, clock, logger, pool);
+    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger, (texts, dims) => pool.embedMany(texts, dims)));
     this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
     this.access = new AccessCounter(store, clock, logger);
     this.statusReader = new StatusReader({

@@ -31,8 +31,15 @@ export class HashEmbedder implements Embedder {
     return setting * HASH_MIN_SCORE_SCALE;
   }
 
+  /**
+   * Where a batch may be embedded off this thread (the engine's worker pool, same code): resolves with the
+   * vectors, or null when it cannot take the batch — then this thread embeds it. Unset: always inline.
+   */
+  offload?: (texts: readonly string[], dims: number) => Promise<Float32Array[] | null>;
+
   async embed(texts: string[], _kind: EmbedKind): Promise<Float32Array[]> {
-    return texts.map((t) => this.embedOne(t));
+    const off = this.offload ? await this.offload(texts, this.dims) : null;
+    return off ?? texts.map((t) => this.embedOne(t));
   }
 
   /** Synchronous core (the same vector `embed` returns). */

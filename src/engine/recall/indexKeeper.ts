@@ -6,6 +6,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import * as path from 'node:path';
 import { E5Embedder, loadEmbedderWithReason, type LoadedEmbedder } from '../embed/e5Embedder';
 import type { Embedder } from '../embed/embedder';
+import { HashEmbedder } from '../embed/hashEmbedder';
 import { errorCode } from '../errors';
 import { Disposable, Emitter, type Event, type Logger } from '../host';
 import type { IndexRow } from '../store/repositories';
@@ -76,9 +77,17 @@ export class IndexKeeper extends Disposable {
     embedder: Embedder,
     private readonly textOf: (item: IndexRow) => string,
     private readonly logger: Logger,
+    /** Embeds large batches of the hash embedder off the calling thread (the engine's worker pool). */
+    private readonly hashOffload?: HashEmbedder['offload'],
   ) {
     super();
-    this.recallIndex = new RecallIndex(embedder, logger);
+    this.recallIndex = new RecallIndex(this.withOffload(embedder), logger);
+  }
+
+  /** The hash embedder with the pool attached (a model embedder as it is). */
+  private withOffload(embedder: Embedder): Embedder {
+    if (embedder instanceof HashEmbedder && this.hashOffload && !embedder.offload) embedder.offload = this.hashOffload;
+    return embedder;
   }
 
   /** The index with every store change so far applied (a read here never misses a write). */
@@ -327,6 +336,7 @@ export class IndexKeeper extends Disposable {
    * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
    */
   async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    this.withOffload(embedder);
     const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
     this.embedderInfo = { model, reason: info.reason ?? 'configured' };
     const index = this.index;

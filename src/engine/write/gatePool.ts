@@ -12,12 +12,15 @@ import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../host';
+import { fitsTexts, type FlushAnalysis, type FlushTexts } from './flushAnalysis';
 import { gate, type GateResult } from './poisonGate';
 
 /** Texts per message to a worker: small enough to balance, large enough that posting costs little. */
 const BATCH = 32;
 /** Below this many texts the pool gates inline (a worker's start costs more than it saves). */
 export const POOL_MIN_TEXTS = 256;
+/** Below this many texts an embedding batch stays on the calling thread (a round trip costs more than it saves). */
+export const EMBED_MIN_TEXTS = 16;
 const IDLE_MS = 5_000;
 /** Batches a worker holds at once, so it never waits for the calling thread between two. */
 const IN_FLIGHT = 2;
@@ -35,7 +38,13 @@ export function defaultGateWorkers(): number {
   return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
-interface Pending { resolve: (r: GateResult[]) => void; reject: (e: Error) => void }
+/** Verdicts being computed (GatePool.start): `wait()` resolves with them in input order. */
+export interface GateJob { wait(): Promise<GateResult[]> }
+
+interface Pending { resolve: (r: unknown[]) => void; reject: (e: Error) => void }
+
+/** A worker's job: the gate's verdicts for `texts`, the hash embedder's vectors of width `dims` (op 'embed'), or a flush's analysis (op 'flush'). */
+type Job = { texts: string[]; op?: 'embed' | 'flush'; dims?: number; flush?: FlushTexts };
 
 class Slot {
   private readonly pending = new Map<number, Pending>();
@@ -44,7 +53,7 @@ class Slot {
 
   constructor(private readonly worker: Worker, onDeath: (slot: Slot, code: string) => void) {
     worker.unref();
-    worker.on('message', (m: { id: number; results?: GateResult[]; error?: string }) => {
+    worker.on('message', (m: { id: number; results?: unknown[]; error?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
@@ -64,13 +73,22 @@ class Slot {
   }
 
   run(texts: string[]): Promise<GateResult[]> {
+    return this.post({ texts }) as Promise<GateResult[]>;
+  }
+
+  post(job: Job): Promise<unknown[]> {
     if (this.dead) return Promise.reject(new Error('dead'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.ref(); // a pending answer keeps the process alive
-      this.worker.postMessage({ id, texts });
+      this.worker.postMessage({ id, ...job });
     });
+  }
+
+  /** Answers this slot still owes. */
+  get load(): number {
+    return this.pending.size;
   }
 
   /** Ends the worker; batches it still holds are handed back (their callers gate them inline). */
@@ -90,8 +108,8 @@ export class GatePool {
   private readonly workers: number;
   private readonly workerFile: string;
   private readonly logger: Logger | undefined;
-  /** Texts gated so far by the workers and by the calling thread (benchmarks, tests). */
-  readonly counts = { workers: 0, inline: 0 };
+  /** Texts gated so far by the workers and by the calling thread, texts embedded by the workers (benchmarks, tests). */
+  readonly counts = { workers: 0, inline: 0, embedded: 0, analysed: 0 };
 
   constructor(opts: GatePoolOptions = {}) {
     this.workers = Math.max(0, Math.floor(opts.workers ?? defaultGateWorkers()));
@@ -105,41 +123,91 @@ export class GatePool {
   }
 
   /** The gate's verdicts for `texts`, in order — the same as `texts.map(gate)`. */
-  async gateMany(texts: readonly string[]): Promise<GateResult[]> {
-    const allInline = () => { this.counts.inline += texts.length; return texts.map((t) => gate(t)); };
-    if (texts.length < POOL_MIN_TEXTS || this.workers === 0) return allInline();
-    this.start();
-    const slots = this.slots.filter((s) => !s.dead);
-    if (slots.length === 0) return allInline();
+  gateMany(texts: readonly string[]): Promise<GateResult[]> {
+    return this.start(texts).wait();
+  }
+
+  /**
+   * Starts gating `texts` on the workers and returns at once; the calling thread joins in (takes batches
+   * itself) only once `wait()` is called — so a caller with its own work to do (an import writing the previous
+   * chunk) leaves the workers theirs, and gates only what is left when it needs the answer. A job never waited
+   * for ends with its workers' batches (nothing else is done for it).
+   */
+  start(texts: readonly string[]): GateJob {
+    const inlineAll = (): Promise<GateResult[]> => { this.counts.inline += texts.length; return Promise.resolve(texts.map((t) => gate(t))); };
+    const slots = texts.length < POOL_MIN_TEXTS || this.workers === 0 ? [] : (this.spawn(), this.slots.filter((s) => !s.dead));
+    if (slots.length === 0) {
+      let done: Promise<GateResult[]> | undefined;
+      return { wait: () => (done ??= inlineAll()) };
+    }
+    this.active++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const out = new Array<GateResult>(texts.length);
+    let next = 0;
+    const take = (): [number, number] | null => (next >= texts.length ? null : [next, (next = Math.min(texts.length, next + BATCH))]);
+    const inline = ([a, b]: [number, number]) => { for (let i = a; i < b; i++) out[i] = gate(texts[i]!); this.counts.inline += b - a; };
+    const viaWorker = async (slot: Slot) => {
+      for (let r = take(); r; r = take()) {
+        const range = r;
+        try {
+          const res = await slot.run(texts.slice(range[0], range[1]) as string[]);
+          if (res.length !== range[1] - range[0]) throw new Error('short_answer');
+          for (let i = 0; i < res.length; i++) out[range[0] + i] = res[i]!;
+          this.counts.workers += res.length;
+        } catch {
+          inline(range); // the batch is never lost: this thread gates it
+          return;
+        }
+      }
+    };
+    const here = async () => {
+      for (let r = take(); r; r = take()) {
+        inline(r);
+        await new Promise<void>((resolve) => setImmediate(resolve)); // let the workers' answers in
+      }
+    };
+    const workersDone = Promise.all(slots.flatMap((s) => Array.from({ length: IN_FLIGHT }, () => viaWorker(s))));
+    void workersDone.finally(() => { this.active--; this.armIdle(); });
+    let done: Promise<GateResult[]> | undefined;
+    return { wait: () => (done ??= Promise.all([workersDone, here()]).then(() => out)) };
+  }
+
+  /**
+   * The hash embedder's vectors for `texts` (HashEmbedder.embedOne of width `dims`, in order), computed on the
+   * least busy worker so the calling thread goes on with its own work meanwhile; `null` when no worker can take
+   * it (small batches, no workers, a worker failing) — the caller then embeds inline. Same code, same vectors.
+   */
+  async embedMany(texts: readonly string[], dims: number): Promise<Float32Array[] | null> {
+    if (texts.length < EMBED_MIN_TEXTS) return null;
+    const res = await this.onWorker({ op: 'embed', texts: texts as string[], dims }, true);
+    if (!res || res.length !== texts.length || !res.every((v) => v instanceof Float32Array && v.length === dims)) return null;
+    this.counts.embedded += res.length;
+    return res as Float32Array[];
+  }
+
+  /**
+   * A flush's analysis (flushAnalysis.ts) computed on a worker, or `null` (no worker, or one failing, or — unless
+   * `spawn` — none running yet): the caller then analyses inline. Same code, same answer.
+   */
+  async analyzeFlush(texts: FlushTexts, spawn: boolean): Promise<FlushAnalysis | null> {
+    const res = await this.onWorker({ op: 'flush', texts: [], flush: texts }, spawn);
+    if (!res || res.length !== 1 || !fitsTexts(res[0], texts)) return null;
+    this.counts.analysed++;
+    return res[0];
+  }
+
+  /** Runs `job` on the least busy worker; null when none can (none configured or running, or it fails). */
+  private async onWorker(job: Job, spawn: boolean): Promise<unknown[] | null> {
+    if (this.workers === 0) return null;
+    if (spawn) this.spawn();
+    const slot = this.slots.filter((s) => !s.dead).sort((a, b) => a.load - b.load)[0];
+    if (!slot) return null;
     this.active++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     try {
-      const out = new Array<GateResult>(texts.length);
-      let next = 0;
-      const take = (): [number, number] | null => (next >= texts.length ? null : [next, (next = Math.min(texts.length, next + BATCH))]);
-      const inline = ([a, b]: [number, number]) => { for (let i = a; i < b; i++) out[i] = gate(texts[i]!); this.counts.inline += b - a; };
-      const viaWorker = async (slot: Slot) => {
-        for (let r = take(); r; r = take()) {
-          const range = r;
-          try {
-            const res = await slot.run(texts.slice(range[0], range[1]) as string[]);
-            if (res.length !== range[1] - range[0]) throw new Error('short_answer');
-            for (let i = 0; i < res.length; i++) out[range[0] + i] = res[i]!;
-            this.counts.workers += res.length;
-          } catch {
-            inline(range); // the batch is never lost: this thread gates it
-            return;
-          }
-        }
-      };
-      const here = async () => {
-        for (let r = take(); r; r = take()) {
-          inline(r);
-          await new Promise<void>((resolve) => setImmediate(resolve)); // let the workers' answers in
-        }
-      };
-      await Promise.all([...slots.flatMap((s) => Array.from({ length: IN_FLIGHT }, () => viaWorker(s))), here()]);
-      return out;
+      return await slot.post(job);
+    } catch {
+      return null;
     } finally {
       this.active--;
       this.armIdle();
@@ -156,7 +224,7 @@ export class GatePool {
     await Promise.all(slots.map((s) => s.terminate().catch(() => undefined)));
   }
 
-  private start(): void {
+  private spawn(): void {
     if (this.started) return;
     this.started = true;
     if (!existsSync(this.workerFile)) {

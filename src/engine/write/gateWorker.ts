@@ -1,13 +1,33 @@
-// A worker thread of the gate pool (gatePool.ts): runs the poison gate on batches of texts and answers
-// with the verdicts in the same order. The same `gate` as the main thread (same code, same shipped weights),
-// so a verdict never depends on which thread computed it. Bundled on its own as dist/gateWorker.js.
+// A worker thread of the gate pool (gatePool.ts): runs the poison gate on batches of texts and answers with
+// the verdicts in the same order — or, op 'embed', the hash embedder's vectors, or, op 'flush', a flush's
+// analysis (flushAnalysis.ts). The same code and shipped weights as the main thread, so an answer never depends
+// on which thread computed it. Bundled on its own as dist/gateWorker.js.
 import { parentPort } from 'node:worker_threads';
+import { HashEmbedder } from '../embed/hashEmbedder';
+import { analyzeFlush, type FlushTexts } from './flushAnalysis';
 import { gate } from './poisonGate';
 
-interface Request { id: number; texts: string[] }
+interface Request { id: number; texts: string[]; op?: 'embed' | 'flush'; dims?: number; flush?: FlushTexts }
+
+const embedders = new Map<number, HashEmbedder>();
+
+function embed(texts: string[], dims: number): Float32Array[] {
+  let e = embedders.get(dims);
+  if (!e) embedders.set(dims, (e = new HashEmbedder(dims)));
+  return texts.map((t) => e.embedOne(t));
+}
 
 parentPort?.on('message', (req: Request) => {
   try {
+    if (req.op === 'flush') {
+      parentPort!.postMessage({ id: req.id, results: [analyzeFlush(req.flush!)] });
+      return;
+    }
+    if (req.op === 'embed') {
+      const vecs = embed(req.texts, req.dims!);
+      parentPort!.postMessage({ id: req.id, results: vecs }, vecs.map((v) => v.buffer as ArrayBuffer));
+      return;
+    }
     parentPort!.postMessage({ id: req.id, results: req.texts.map((t) => gate(t)) });
   } catch (e) {
     parentPort!.postMessage({ id: req.id, error: (e as Error)?.name ?? 'error' });
