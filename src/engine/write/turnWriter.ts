@@ -3,7 +3,6 @@
 // facts / summary / entities through the poison gate. Invariants: a raw message is never dropped
 // (a reject verdict quarantines it); derived rows are never more trusted than their sources and
 // carry a project only when all sources do; nothing here calls a model.
-import { createHash } from 'node:crypto';
 import { MemoryError, errorCode } from '../errors';
 import type { Clock, Logger } from '../host';
 import type { Item, ItemInput } from '../store/repositories';
@@ -11,13 +10,14 @@ import { newRowId } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import type { EngineSettings } from '../settings';
 import { type EntryPath, type Trust, leastTrusted } from '../types';
-import { deriveLabel, extractEntities, extractFacts, extractTopics, resolveFact, findCurrentFact, scoreImportance, type SourceLabel } from './derive';
+import { deriveLabel, type SourceLabel } from './derive';
 import { detectSecrets } from './mask';
 import { gate, type GateResult } from './poisonGate';
 import { GatePool } from './gatePool';
-import { degradeSummary } from './poisonGateDegrade';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
+import { entityOpsOf, factOpsOf } from './flushOps';
+import { analyzeFlush, analyzeSummary, type FlushAnalysis, type FlushTexts, type SummaryAnalysis } from './flushAnalysis';
 
 export interface TurnInput {
   conversation: string;
@@ -78,6 +78,23 @@ export interface ImportMessage {
   meta?: Record<string, unknown>;
 }
 
+/** How a flush runs: `after` — a write it must follow (bulk flushes keep their order); `bulk` — may start workers. */
+interface FlushOptions { after?: Promise<unknown>; bulk?: boolean }
+
+/** What a flush read (TurnWriter.readFlush): its messages, the summary window and the texts to analyse. */
+interface FlushRead {
+  conversation: string;
+  now: number;
+  maxSeq: number;
+  sources: Item[];
+  /** Raw messages of the conversation when read (a change meanwhile means reading again). */
+  rawCount: number;
+  window: Item[];
+  factSources: Item[];
+  entitySources: Item[];
+  texts: FlushTexts;
+}
+
 export interface FlushResult {
   conversation: string;
   messages: number;
@@ -88,6 +105,8 @@ export interface FlushResult {
   summaryLevel: string | null;
 }
 
+// Conversations a bulk flush reads and analyses ahead of the one it writes.
+const FLUSH_AHEAD = 3;
 // ~8,000 tokens at ~4 chars a token (R-WRITE-3 flush threshold).
 const FLUSH_CHARS = 32_000;
 // 30 minutes idle (R-WRITE-3).
@@ -208,17 +227,14 @@ export class TurnWriter {
   async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
-    // The next chunk's verdicts are computed (on the pool's workers) while this one is written.
-    const verdictsOf = (from: number) => {
-      const p = this.gatePool.gateMany(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
-      p.catch(() => undefined); // a chunk that fails validation leaves the next one's verdicts unread
-      return p;
-    };
+    // The next chunk's verdicts are computed on the pool's workers while this one is written; this thread
+    // gates only what they have not done when it needs the verdicts.
+    const verdictsOf = (from: number) => this.gatePool.start(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
     let verdicts = msgs.length > 0 ? verdictsOf(0) : undefined;
     for (let i = 0; i < msgs.length; i += CHUNK) {
       const chunk = msgs.slice(i, i + CHUNK);
       for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
-      const gated = await verdicts!;
+      const gated = await verdicts!.wait();
       verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
       const items = chunk.map((m, k) => {
         const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
@@ -253,8 +269,21 @@ export class TurnWriter {
   async flush(conversation?: string): Promise<FlushResult[]> {
     const convs = conversation ? [conversation] : this.store.rawBuffers.conversations().map((c) => c.conversation);
     const out: FlushResult[] = [];
+    // A few at a time: the next conversations are read and analysed (on a worker when the pool has one) while
+    // this one is written; the writes keep their order — a conversation's derivation reads what the one before wrote.
+    let written: Promise<unknown> = Promise.resolve();
+    const inFlight: Promise<FlushResult | null>[] = [];
     for (const c of convs) {
-      const r = await this.flushOne(c);
+      const next = this.flushOne(c, { after: written, bulk: convs.length > 1 });
+      written = next.catch(() => null);
+      inFlight.push(next);
+      if (inFlight.length > FLUSH_AHEAD) {
+        const r = await inFlight.shift();
+        if (r) out.push(r);
+      }
+    }
+    for (const p of inFlight) {
+      const r = await p;
       if (r) out.push(r);
     }
     return out;
@@ -285,9 +314,9 @@ export class TurnWriter {
     this.idleTimers.set(conversation, timer);
   }
 
-  private flushOne(conversation: string): Promise<FlushResult | null> {
+  private flushOne(conversation: string, opts: FlushOptions = {}): Promise<FlushResult | null> {
     const running = this.flushing.get(conversation);
-    const next = (running ?? Promise.resolve(null)).catch(() => null).then(() => this.doFlush(conversation));
+    const next = (running ?? Promise.resolve(null)).catch(() => null).then(() => this.doFlush(conversation, opts));
     this.flushing.set(conversation, next);
     void next.finally(() => { if (this.flushing.get(conversation) === next) this.flushing.delete(conversation); }).catch(() => undefined);
     return next;
@@ -305,104 +334,64 @@ export class TurnWriter {
     return n;
   }
 
-  private async doFlush(conversation: string): Promise<FlushResult | null> {
+  private async doFlush(conversation: string, opts: FlushOptions): Promise<FlushResult | null> {
+    let read = this.readFlush(conversation);
+    if (!read) return null;
+    let analysis = (await this.gatePool.analyzeFlush(read.texts, opts.bulk === true)) ?? analyzeFlush(read.texts);
+    await opts.after;
+    if (!this.stillAsRead(read)) {
+      // Changed while it was analysed (a message forgotten or added): read and analyse it again, here.
+      read = this.readFlush(conversation);
+      if (!read) return null;
+      analysis = analyzeFlush(read.texts);
+    }
+    return this.writeFlush(read, analysis);
+  }
+
+  /** A flush's messages, its summary window and the texts its analysis reads (null: nothing buffered). */
+  private readFlush(conversation: string): FlushRead | null {
     const entries = this.store.rawBuffers.list(conversation);
     if (entries.length === 0) return null;
-    const now = this.clock.now();
-    const s = this.settings();
-    const maxSeq = entries[entries.length - 1]!.seq;
     const sources = this.store.items.getMany(entries.map((e) => String(e.provenance.item ?? ''))); // one query, buffer order
+    const rawCount = this.store.items.count({ kind: 'raw', conversation });
+    const window = this.summaryWindow(conversation, sources, rawCount);
+    const factSources = sources.filter((src) => src.trust !== 'quarantined' && DERIVED_ROLES.has(src.role ?? ''));
+    const entitySources = factSources.filter((src) => !src.secret);
+    return {
+      conversation, now: this.clock.now(), maxSeq: entries[entries.length - 1]!.seq, sources, rawCount, window, factSources, entitySources,
+      texts: {
+        conversation, facts: factSources.map((src) => src.text ?? ''), entities: entitySources.map((src) => src.text ?? ''),
+        summary: window.map((i) => ({ role: i.role!, text: this.textOf(i) })),
+      },
+    };
+  }
+
+  /** Whether the conversation still holds what `r` read: the same raw messages, every source still there. */
+  private stillAsRead(r: FlushRead): boolean {
+    return this.store.items.count({ kind: 'raw', conversation: r.conversation }) === r.rawCount
+      && this.store.items.countIds(r.sources.map((src) => src.id)) === new Set(r.sources.map((src) => src.id)).size;
+  }
+
+  /** Writes a flush: raw record, facts, summary and entities of `r` from its analysis, as one record. */
+  private async writeFlush(r: FlushRead, analysis: FlushAnalysis): Promise<FlushResult> {
+    const { conversation, now, maxSeq, sources } = r;
+    const s = this.settings();
     const conv = this.store.conversations.get(conversation);
     const project = conv?.project ?? null;
     const res: FlushResult = { conversation, messages: sources.length, facts: 0, superseded: 0, entities: 0, summaryId: null, summaryLevel: null };
 
-    // Facts: the scope's current facts are read once and grouped by subject key, so resolving a
-    // flush's facts costs one map look-up each (a flush may hold hundreds of `key: value` lines).
-    const currentFacts = new Map<string, Item[]>();
-    const scopeKey = (projectLabel: string | null, key: string) => `${projectLabel ?? ''}\u0000${key}`;
-    this.store.items.forEach({ kind: 'fact', project, recallable: true }, (x) => {
-      const k = scopeKey(x.project, x.subkind ?? '');
-      const list = currentFacts.get(k);
-      if (list) list.push(x);
-      else currentFacts.set(k, [x]);
-    });
-    const factOps: ((tx: Tx) => void)[] = [];
-    for (const src of sources) {
-      if (src.trust === 'quarantined' || !DERIVED_ROLES.has(src.role ?? '')) continue;
-      const text = src.text ?? '';
-      for (const f of extractFacts(text)) {
-        const factText = `${f.subject}: ${f.value}`;
-        const verdict = gate(factText);
-        if (verdict.verdict === 'reject') {
-          this.logger.warn('gate.reject', { kind: 'fact', source: src.id, detector: verdict.detector ?? '' });
-          continue;
-        }
-        const label = deriveLabel([labelOf(src)]);
-        const k = scopeKey(label.project, f.key);
-        const same = currentFacts.get(k) ?? [];
-        const stored = same.map((x) => ({ id: x.id, subject: String(x.meta.subject ?? x.subkind ?? ''), value: String(x.meta.value ?? ''), validFrom: x.validFrom ?? x.created }));
-        const resolution = resolveFact(stored, f);
-        if (resolution === 'same') {
-          const cur = findCurrentFact(stored, f.subject)!;
-          factOps.push((tx) => tx.itemSources.add(cur.id, [src.id]));
-          continue;
-        }
-        const id = `fa:${newRowId(src.created)}`;
-        if (resolution === 'supersedes') {
-          const cur = findCurrentFact(stored, f.subject)!;
-          const old = same.find((x) => x.id === cur.id);
-          factOps.push((tx) => tx.items.patch(cur.id, { invalidatedAt: src.created, meta: { ...(old?.meta ?? {}), supersededBy: id } }));
-          if (old) same.splice(same.indexOf(old), 1);
-          res.superseded++;
-        }
-        const fact: ItemInput = {
-          id, kind: 'fact', subkind: f.key, text: factText, trust: label.trust, secret: label.secret,
-          untrusted: verdict.verdict === 'untrusted' || src.untrusted, project: label.project,
-          projectType: label.project ? null : (src.projectType ?? null), conversation, created: src.created,
-          validFrom: src.created, provider: src.provider, model: src.model, entryPath: src.entryPath, role: null,
-          importance: 0.5, sourceType: 'derivation', meta: { subject: f.subject, value: f.value },
-        };
-        same.push({ ...(fact as Item), meta: fact.meta ?? {} });
-        currentFacts.set(k, same);
-        factOps.push((tx) => { tx.items.put(fact); tx.itemSources.add(id, [src.id]); });
-        res.facts++;
-      }
-    }
+    const factOps = factOpsOf(this.store, this.logger, conversation, project, r.factSources, analysis.facts);
+    res.facts = factOps.facts;
+    res.superseded = factOps.superseded;
 
-    const built = this.buildSummary(conversation, now);
+    const built = this.summaryItem(conversation, r.window, analysis.summary, now);
     if (built) {
       res.summaryId = built.item.id;
       res.summaryLevel = String(built.item.meta?.level ?? '');
     }
 
-    // Entities: one row per (type, normalised value, scope); sources accumulate. The flush's entities
-    // are found first and their stored rows read in one query.
-    const entityOps: ((tx: Tx) => void)[] = [];
-    const mentions: { src: Item; e: ReturnType<typeof extractEntities>[number]; label: SourceLabel; id: string }[] = [];
-    for (const src of sources) {
-      if (src.trust === 'quarantined' || src.secret || !DERIVED_ROLES.has(src.role ?? '')) continue;
-      for (const e of extractEntities(src.text ?? '')) {
-        const label = deriveLabel([labelOf(src)]);
-        const id = `en:${createHash('sha256').update(`${e.type}\u0000${e.norm}\u0000${label.project ?? ''}`).digest('hex').slice(0, 20)}`;
-        mentions.push({ src, e, label, id });
-      }
-    }
-    const stored = new Map(this.store.items.getMany([...new Set(mentions.map((m) => m.id))]).map((it) => [it.id, it]));
-    const seenEntities = new Set<string>();
-    for (const { src, e, label, id } of mentions) {
-      if (seenEntities.has(id)) { entityOps.push((tx) => tx.itemSources.add(id, [src.id])); continue; }
-      seenEntities.add(id);
-      const prev = stored.get(id);
-      const aliases = new Set<string>([...(Array.isArray(prev?.meta.aliases) ? (prev!.meta.aliases as string[]) : []), e.value]);
-      const item: ItemInput = {
-        id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust: prev ? leastTrusted([prev.trust, label.trust]) : label.trust,
-        secret: false, project: label.project, projectType: label.project ? null : (src.projectType ?? null),
-        created: prev?.created ?? src.created, updated: now, role: null, importance: prev?.importance ?? 0.3,
-        sourceType: 'derivation', meta: { type: e.type, norm: e.norm, aliases: [...aliases].slice(0, 20), mentions: Number(prev?.meta.mentions ?? 0) + 1 },
-      };
-      entityOps.push((tx) => { tx.items.put(item); tx.itemSources.add(id, [src.id]); });
-      res.entities++;
-    }
+    const entityOps = entityOpsOf(this.store, r.entitySources, analysis.entities, now);
+    res.entities = entityOps.entities;
 
     await this.store.transaction((tx) => {
       // The raw record: the flush's messages compressed together, each content-addressed; the item
@@ -413,9 +402,9 @@ export class TurnWriter {
         const hashes = tx.rawBlobs.putMany(pending.map((src) => src.text!), now);
         pending.forEach((src, i) => tx.items.moveTextToRaw(src.id, hashes[i]!));
       }
-      for (const op of factOps) op(tx);
+      for (const op of factOps.ops) op(tx);
       if (built) this.putSummary(tx, built);
-      for (const op of entityOps) op(tx);
+      for (const op of entityOps.ops) op(tx);
       tx.rawBuffers.clear(conversation, maxSeq);
       tx.counters.add('flushes');
     });
@@ -427,7 +416,9 @@ export class TurnWriter {
 
   /** Re-derives a conversation's summary from what is left of it (after a forget); drops it when nothing is. */
   async resummarize(conversation: string): Promise<void> {
-    const built = this.buildSummary(conversation, this.clock.now());
+    const window = this.summaryWindow(conversation, [], 0);
+    const texts = window.map((i) => ({ role: i.role!, text: this.textOf(i) }));
+    const built = this.summaryItem(conversation, window, analyzeSummary(conversation, texts), this.clock.now());
     await this.store.transaction((tx) => {
       if (built) this.putSummary(tx, built);
       else {
@@ -437,28 +428,33 @@ export class TurnWriter {
     });
   }
 
-  /** Summary of the whole conversation so far; quarantined messages never feed it. */
-  private buildSummary(conversation: string, now: number): { item: ItemInput; sources: string[] } | undefined {
-    const conv = this.store.conversations.get(conversation);
-    const all = this.store.items
-      .list({ kind: 'raw', conversation, order: 'created' })
-      .filter((i) => i.trust !== 'quarantined' && (i.role === 'user' || i.role === 'assistant'));
-    const window = all.length > SUMMARY_MESSAGES ? [...all.slice(0, 20), ...all.slice(-(SUMMARY_MESSAGES - 20))] : all;
-    if (window.length === 0) return undefined;
-    const texts = window.map((i) => ({ role: i.role!, text: this.textOf(i) }));
-    const deg = degradeSummary(texts, conversation, gate);
+  /**
+   * The messages a conversation's summary is made of (quarantined ones never feed it): the first 20 and the
+   * latest, oldest first. `read`: raw items of the conversation the caller holds already (a flush's sources) —
+   * when they are all of them (`rawCount`: a conversation's first flush), they are not read again.
+   */
+  private summaryWindow(conversation: string, read: readonly Item[], rawCount: number): Item[] {
+    const held = read.filter((i) => i.kind === 'raw' && i.conversation === conversation);
+    const all = (held.length > 0 && rawCount === held.length
+      ? [...held].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) // as list's ORDER BY created, id
+      : this.store.items.list({ kind: 'raw', conversation, order: 'created' })
+    ).filter((i) => i.trust !== 'quarantined' && (i.role === 'user' || i.role === 'assistant'));
+    return all.length > SUMMARY_MESSAGES ? [...all.slice(0, 20), ...all.slice(-(SUMMARY_MESSAGES - 20))] : all;
+  }
+
+  /** The summary item of `window` from its analysis (undefined without messages). */
+  private summaryItem(conversation: string, window: readonly Item[], a: SummaryAnalysis | null, now: number): { item: ItemInput; sources: string[] } | undefined {
+    if (!a || window.length === 0) return undefined;
+    const deg = a.degraded;
     if (deg.detector) this.logger.warn('gate.reject', { kind: 'summary', conversation, detector: deg.detector, level: deg.level });
+    const conv = this.store.conversations.get(conversation);
     const label = deriveLabel(window.map(labelOf));
-    const userChars = texts.filter((m) => m.role === 'user').reduce((n, m) => n + m.text.length, 0);
-    const allChars = texts.reduce((n, m) => n + m.text.length, 0) || 1;
-    const topics = extractTopics(texts.map((m) => m.text).join('\n'));
     const item: ItemInput = {
       id: `gs:${conversation}`, kind: 'summary', subkind: 'conversation', text: deg.text, summary: deg.text,
       title: conv?.title ?? null, trust: label.trust, secret: label.secret, untrusted: deg.verdict === 'untrusted',
       project: label.project, projectType: label.project ? null : (conv?.projectType ?? null), conversation,
       created: window[0]!.created, updated: now, validFrom: window[0]!.created, role: null,
-      importance: scoreImportance({ messages: texts, userShare: userChars / allChars }),
-      sourceType: 'derivation', tags: topics, meta: { level: deg.level, messages: window.length },
+      importance: a.importance, sourceType: 'derivation', tags: a.topics, meta: { level: deg.level, messages: window.length },
     };
     return { item, sources: window.map((i) => i.id) };
   }

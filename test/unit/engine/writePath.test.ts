@@ -166,3 +166,55 @@ describe('write path (engine)', () => {
     assert.deepEqual(await t.engine.recentHistory('never-seen'), []);
   });
 });
+
+describe('write path: an entity mentioned again', () => {
+  let t: TestEngine;
+  beforeEach(async () => { t = await createTestEngine({ syncVault: false }); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('is updated in place: mentions, aliases and sources grow; its pin, access counts and salience stay; an archived one comes back', async () => {
+    const store = internals(t.engine).store;
+    const say = async (conversation: string, text: string, at: number) => {
+      await t.engine.importMessages([{ conversation, role: 'user', text, at, project: 'alpha' }]);
+      await t.engine.flush();
+    };
+    await say('c1', 'We asked Brunhilde about the ticket JIRA-4711 yesterday.', 1_000);
+    const first = store.items.list({ kind: 'entity' }).filter((e) => e.meta.norm === 'jira-4711' || /JIRA-4711/i.test(e.text ?? ''));
+    assert.equal(first.length, 1, JSON.stringify(store.items.list({ kind: 'entity' }).map((e) => e.text)));
+    const id = first[0]!.id;
+    assert.equal(first[0]!.meta.mentions, 1);
+    await store.transaction((tx) => tx.items.patch(id, { pinned: true, accessCount: 7, lastAccessed: 1_500, salience: 0.9 }));
+    await say('c2', 'Brunhilde closed JIRA-4711 this morning.', 2_000);
+    let e = store.items.get(id)!;
+    assert.equal(e.meta.mentions, 2);
+    assert.deepEqual([e.pinned, e.accessCount, e.lastAccessed, e.salience], [true, 7, 1_500, 0.9], 'a mention rewrote what it does not change');
+    assert.equal(e.created, first[0]!.created);
+    assert.equal(e.updated, t.clock.now());
+    assert.equal(store.itemSources.sourcesOf(id).length, 2);
+    await store.transaction((tx) => tx.items.patch(id, { archivedAt: 2_500 }));
+    await say('c3', 'JIRA-4711 is back: it failed again on staging.', 3_000);
+    e = store.items.get(id)!;
+    assert.equal(e.archivedAt, null, 'a mention brings an archived entity back');
+    assert.equal(e.meta.mentions, 3);
+    assert.ok((e.meta.aliases as string[]).length >= 1);
+    assert.equal(store.itemSources.sourcesOf(id).length, 3);
+    // The index and the overview counts follow the row (one entity, not archived, pinned).
+    assert.ok(internals(t.engine).index.has(id));
+  });
+
+  it("a conversation's first flush builds its summary from the messages it holds: the same summary as one read back from the store", async () => {
+    const msgs = Array.from({ length: 30 }, (_, i) => ({
+      conversation: 'same-time', role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', at: 5_000 + Math.floor(i / 7),
+      text: `Point ${i}: the Kestrel deployment ${i % 3 ? 'needs' : 'skips'} the blue-green switch in region eu-west-${i % 4}.`,
+    }));
+    await t.engine.importMessages(msgs);
+    await t.engine.flush();
+    const store = internals(t.engine).store;
+    const first = store.items.get('gs:same-time')!;
+    assert.ok(first && first.text);
+    await internals(t.engine).writer.resummarize('same-time'); // reads the messages back (ORDER BY created, id)
+    const again = store.items.get('gs:same-time')!;
+    assert.deepEqual([again.text, again.tags, again.meta, again.importance, again.created], [first.text, first.tags, first.meta, first.importance, first.created]);
+    assert.deepEqual(store.itemSources.sourcesOf('gs:same-time').sort(), store.items.list({ kind: 'raw', conversation: 'same-time' }).map((i) => i.id).sort());
+  });
+});

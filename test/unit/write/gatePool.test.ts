@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { MemoryLogger } from '../../../src/engine/host';
 import { internals } from '../../../src/engine/internals';
-import { GatePool, POOL_MIN_TEXTS } from '../../../src/engine/write/gatePool';
+import { HashEmbedder } from '../../../src/engine/embed/hashEmbedder';
+import { EMBED_MIN_TEXTS, GatePool, POOL_MIN_TEXTS } from '../../../src/engine/write/gatePool';
 import { gate } from '../../../src/engine/write/poisonGate';
 import type { ImportMessage } from '../../../src/engine/write/turnWriter';
 import { createTestEngine } from '../engine/builders';
@@ -55,6 +56,55 @@ describe('gate pool (the poison gate on worker threads)', function () {
     assert.deepEqual(await pending, texts.map((t) => gate(t)));
     assert.equal(p.running, 0);
   });
+
+  it('start(): the workers begin at once, the calling thread gates only once it waits — and then the rest', async () => {
+    const texts = corpus();
+    const p = pool({ workers: 1 });
+    const job = p.start(texts);
+    // The caller's own work (an import writing its previous chunk) runs meanwhile; the workers answer.
+    for (let i = 0; i < 2_000 && p.counts.workers === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(p.counts.workers > 0, 'the worker gated nothing meanwhile');
+    assert.equal(p.counts.inline, 0, 'the calling thread gated before it asked for the verdicts');
+    assert.deepEqual(await job.wait(), texts.map((t) => gate(t)));
+    assert.deepEqual(await job.wait(), texts.map((t) => gate(t)), 'a second wait gives the same answer');
+    assert.equal(p.counts.workers + p.counts.inline, texts.length);
+    // A job nobody waits for (an import whose next chunk failed validation) ends with its workers' batches.
+    p.start(texts.slice(0, 600));
+    const small = p.start(texts.slice(0, 10));
+    assert.deepEqual(await small.wait(), texts.slice(0, 10).map((t) => gate(t)));
+  });
+
+  it('embeds on a worker the same vectors, bit for bit, as the hash embedder on the calling thread', async () => {
+    const texts = [...corpus().slice(0, 300), 'x'.repeat(20_000), ''];
+    for (const dims of [384, 64]) {
+      const p = pool({ workers: 2 });
+      const e = new HashEmbedder(dims);
+      const got = await p.embedMany(texts, dims);
+      assert.ok(got, 'the pool refused a large batch');
+      assert.equal(got.length, texts.length);
+      got.forEach((v, i) => assert.deepEqual(Buffer.from(v.buffer, v.byteOffset, v.byteLength), Buffer.from(e.embedOne(texts[i]!).buffer), `text ${i}, ${dims} dims`));
+      assert.equal(p.counts.embedded, texts.length);
+      // Small batches stay on the calling thread (null: the embedder does them itself).
+      assert.equal(await p.embedMany(texts.slice(0, EMBED_MIN_TEXTS - 1), dims), null);
+      // Through the embedder: the same vectors with and without the pool.
+      e.offload = (t, d) => p.embedMany(t, d);
+      const via = await e.embed(texts.slice(0, 100), 'passage');
+      assert.deepEqual(via, texts.slice(0, 100).map((t) => new HashEmbedder(dims).embedOne(t)));
+    }
+  });
+
+  for (const [name, file] of [['no worker file', 'missing.js'], ['a worker answering short', 'short.js']] as const) {
+    it(`embedding with ${name}: the embedder falls back to the calling thread, same vectors`, async () => {
+      writeFileSync(path.join(dir, 'short.js'), "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, results: [] }));");
+      const p = pool({ workers: 1, workerFile: path.join(dir, file) });
+      const texts = corpus().slice(0, 200);
+      assert.equal(await p.embedMany(texts, 384), null);
+      const e = new HashEmbedder();
+      e.offload = (t, d) => p.embedMany(t, d);
+      assert.deepEqual(await e.embed(texts, 'passage'), texts.map((t) => new HashEmbedder().embedOne(t)));
+      assert.equal(p.counts.embedded, 0);
+    });
+  }
 
   it('gates small calls inline without starting a worker', async () => {
     const texts = corpus().slice(0, POOL_MIN_TEXTS - 1);
@@ -129,5 +179,91 @@ describe('gate pool (the poison gate on worker threads)', function () {
     assert.equal(inline.length, msgs.length);
     assert.ok(inline.some((r) => r[0] === 'quarantined') && inline.some((r) => r[1] === true), 'the corpus exercises reject and untrusted');
     assert.deepEqual(pooled, inline);
+  });
+
+  it('an engine embeds its derived items on the pool and recalls exactly as one embedding inline', async () => {
+    const texts = corpus().slice(0, 800).filter((t) => t.trim().length > 20);
+    const msgs: ImportMessage[] = texts.map((text, i) => ({ conversation: `c${Math.floor(i / 40)}`, role: i % 2 ? 'assistant' : 'user', text, at: 1_000 + i }));
+    const questions = ['What did they say about the password?', 'Wie war das Wetter?', 'instructions for the assistant', 'la réunion de demain'];
+    const answers = async (gateWorkers: number) => {
+      const t = await createTestEngine({ syncVault: false, gateWorkers });
+      try {
+        await t.engine.importMessages(msgs);
+        await t.engine.flush();
+        const { counts } = internals(t.engine).writer.gatePool;
+        assert.equal(counts.embedded > 0, gateWorkers > 0, JSON.stringify(counts));
+        const out = [];
+        for (const q of questions) out.push((await t.engine.search(q, {}, 20)).map((h) => [h.kind, h.score, h.text]));
+        return out;
+      } finally {
+        await t.cleanup();
+      }
+    };
+    const inline = await answers(0);
+    assert.ok(inline.every((hits) => hits.length > 0));
+    assert.deepEqual(await answers(2), inline);
+  });
+
+  it('a bulk flush analyses on the pool and derives exactly what one analysing inline derives', async () => {
+    const texts = corpus().filter((t) => t.trim().length > 20).slice(0, 900);
+    // Facts and entities too: a few `key: value` lines and names, repeated across conversations.
+    const msgs: ImportMessage[] = texts.map((text, i) => ({
+      conversation: `c${Math.floor(i / 30)}`, role: i % 2 ? 'assistant' : 'user', at: 1_000 + i, project: i % 60 < 30 ? 'alpha' : undefined,
+      text: i % 7 === 0 ? `Deadline: ${['Friday', 'Monday', 'June 3'][i % 3]}. Ask Brunhilde about JIRA-${4700 + (i % 5)}. ${text}` : text,
+    }));
+    const derived = async (gateWorkers: number) => {
+      const t = await createTestEngine({ syncVault: false, gateWorkers });
+      try {
+        await t.engine.importMessages(msgs);
+        const flushed = await t.engine.flush();
+        const { counts } = internals(t.engine).writer.gatePool;
+        assert.equal(counts.analysed > 0, gateWorkers > 0, JSON.stringify(counts));
+        const store = internals(t.engine).store;
+        const rows = (kind: 'fact' | 'entity' | 'summary') => store.items.list({ kind }).map((it) => JSON.stringify([
+          it.kind === 'fact' ? '' : it.id, it.text, it.trust, it.untrusted, it.project, it.tags, it.importance, { ...it.meta, supersededBy: undefined },
+          it.invalidatedAt, store.itemSources.sourcesOf(it.id).length,
+        ])).sort();
+        return { flushed: flushed.map((r) => ({ ...r, summaryId: r.summaryId })), facts: rows('fact'), entities: rows('entity'), summaries: rows('summary'), buffered: store.rawBuffers.conversations().length };
+      } finally {
+        await t.cleanup();
+      }
+    };
+    const inline = await derived(0);
+    assert.ok(inline.facts.length > 3 && inline.entities.length > 5 && inline.summaries.length === 30, JSON.stringify([inline.facts.length, inline.entities.length, inline.summaries.length]));
+    assert.equal(inline.buffered, 0);
+    assert.deepEqual(await derived(2), inline);
+  });
+
+  it('a message forgotten while its flush is analysed on a worker is not derived from or kept', async () => {
+    // A worker that answers flush analyses only after a pause (the real analysis, late).
+    const mod = path.join(__dirname, '..', '..', '..', 'src', 'engine', 'write', 'flushAnalysis.js');
+    const file = path.join(dir, 'slow-worker.js');
+    writeFileSync(file, `const { parentPort } = require('node:worker_threads'); const { analyzeFlush } = require(${JSON.stringify(mod)});
+      parentPort.on('message', (m) => setTimeout(() => parentPort.postMessage({ id: m.id, results: m.op === 'flush' ? [analyzeFlush(m.flush)] : [] }), 400));`);
+    const t = await createTestEngine({ syncVault: false, gateWorkers: 1 });
+    try {
+      const slow = new GatePool({ workers: 1, workerFile: file });
+      pools.push(slow);
+      (internals(t.engine).writer as unknown as { gatePool: GatePool }).gatePool = slow;
+      const secret = 'Zanzibar-Kodewort Quittenmus: the vault combination is 4711 and Brunhilde keeps the spare key.';
+      const ids = await t.engine.importMessages([
+        { conversation: 'a', role: 'user', text: 'We met Hildegard about the JIRA-4711 rollout on Monday.', at: 1_000 },
+        { conversation: 'b', role: 'user', text: secret, at: 1_001 },
+        { conversation: 'b', role: 'assistant', text: 'Understood, I will not repeat it.', at: 1_002 },
+      ]);
+      const flushing = t.engine.flush();
+      await new Promise((r) => setTimeout(r, 150)); // both conversations are being analysed
+      await t.engine.forget(ids[1]!);
+      const res = await flushing;
+      assert.deepEqual(res.map((r) => [r.conversation, r.messages]), [['a', 1], ['b', 1]]);
+      assert.ok(slow.counts.analysed >= 1, 'the slow worker analysed nothing: the test did not exercise the pause');
+      const store = internals(t.engine).store;
+      const everything = JSON.stringify([store.items.list({}), store.rawBlobs.stats()]) + [...store.items.list({ kind: 'raw' })].map((i) => internals(t.engine).writer.textOf(i)).join('\n');
+      for (const word of ['Zanzibar', 'Quittenmus', 'Brunhilde', 'combination']) assert.ok(!everything.includes(word), `"${word}" survived its forget`);
+      assert.equal(store.items.list({ kind: 'raw', conversation: 'b' }).length, 1);
+      assert.match(store.items.get('gs:b')?.text ?? '', /will not repeat/);
+    } finally {
+      await t.cleanup();
+    }
   });
 });

@@ -171,6 +171,17 @@ export class ItemsRepo extends Repo {
     return this.q.get('SELECT 1 AS x FROM items WHERE id = ?', [id]) !== undefined;
   }
 
+  /** How many of `ids` (distinct) are stored (primary-key look-ups; no row is read). */
+  countIds(ids: readonly string[]): number {
+    const distinct = [...new Set(ids)];
+    let n = 0;
+    for (let i = 0; i < distinct.length; i += 500) {
+      const chunk = distinct.slice(i, i + 500);
+      n += Number(this.q.get(`SELECT count(*) AS n FROM items WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)?.n ?? 0);
+    }
+    return n;
+  }
+
   list(filter: ItemFilter = {}): Item[] {
     const { where, params } = whereOf(filter);
     return this.q.all(`SELECT * FROM items${where}`, params).map((r) => rowToItem(r));
