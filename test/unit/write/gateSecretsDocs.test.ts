@@ -34,12 +34,12 @@ describe('poison gate: gate15 docs and sysadmin notes about secrets and prompts'
     assertOwnTexts(root, [...train, ...dev], others, 'gate15');
   });
 
-  // Measured on main's weights, the first gate run on these rows: 6 of 30 flagged, none rejected, all by the classifier
-  // — five of them one text in five languages ("every summary must end with the source link", docs_config), one DE
-  // support policy ("der Assistent soll keine Erstattungen zusagen").
-  it('the shipped gate flags at most 6 of the dev third and rejects none', () => {
+  // Measured on main's weights, the first gate run on these rows: 5 of 30 flagged, none rejected, all by the classifier
+  // and all docs_config — one text in EN/HU/ES/FR ("every summary must end with the source link") and a DE support
+  // policy ("der Assistent soll keine Erstattungen zusagen").
+  it('the shipped gate flags at most 5 of the dev third and rejects none', () => {
     const verdicts = dev.map((v) => gate(String(v.text)));
-    assert.ok(verdicts.filter((v) => v.verdict !== 'pass').length <= 6);
+    assert.ok(verdicts.filter((v) => v.verdict !== 'pass').length <= 5);
     assert.equal(verdicts.filter((v) => v.verdict === 'reject').length, 0);
   });
 });
