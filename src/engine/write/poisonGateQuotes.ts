@@ -19,8 +19,9 @@ const REPORTING = /\b(?:said|says|wrote|writes|asked|example|examples|e\.g\.|for
 // "with" only after such a verb ("reply only with", "antworte nur noch mit"): "start with '…'" is a report.
 const DICTATED_BEFORE = /\b(?:say|says|reply|replies|respond|answer|print|output|write|type|comment|sag|sage|antworte|schreib\w*|gib|kommentar|valaszold|valaszolj|ird|mondd|di|responde|escribe|comentario|dis|reponds|ecris|commentaire)(?:(?:\s+[\p{L}]+){0,2}?\s+(?:with|mit|con|avec))?\s*:?\s*$/u;
 // After an article or preposition the dictating word is a noun, the quotation a mention (gate15): "phrases du type « … »",
-// "the reply "…"", "der Kommentar „…“", "el comentario «…»", "a válasz „…”".
-const NOUN_BEFORE = /\b(?:the|a|an|this|that|its|of|du|de|le|la|les|un|une|des|ce|cet|der|die|das|den|dem|ein|eine|einen|el|los|las|del|una|este|ese|az|egy|ez)\s+[\p{L}]+\s*:?\s*$/u;
+// "the reply "…"", "der Kommentar „…“", "el comentario «…»", "a válasz „…”". Not after a demonstrative, which is
+// mostly a pronoun subject ("do what this says: '…'").
+const NOUN_BEFORE = /\b(?:the|a|an|its|of|du|de|le|la|les|un|une|des|der|die|das|den|dem|ein|eine|einen|el|los|las|del|una|az|egy)\s+[\p{L}]+\s*:?\s*$/u;
 // A subject before the verb makes it reported ("if a user writes "…"", "jemand schreibt „…“", "alguien escribe "…""),
 // not an imperative that dictates the answer ("write "…"").
 const REPORTED_SUBJECT = /\b(?:someone|somebody|a user|the user|he|she|they|jemand|er|sie|man|der nutzer|ein nutzer|alguien|el usuario|un usuario|ella|valaki|a felhasznalo|quelqu'un|l'utilisateur|un utilisateur|il|elle|on)\s+[\p{L}]+\s*:?\s*$/u;
