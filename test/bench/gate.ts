@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
 import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
 import {
-  ADVICE_DEV_FILE, ATTACK_DEV_FILE, HARDBENIGN_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
+  ADVICE_DEV_FILE, ATTACK_DEV_FILE, HARDBENIGN_DEV_FILE, HBSECRETS_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
 import { BenchContext, locomoDataFile, round } from './harness';
 
@@ -183,6 +183,9 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   // write-ups quoting attacks, own-data questions, credential requests through proper channels; never trained on, not
   // used for calibration).
   benignSet(HARDBENIGN_DEV_FILE, 'hardBenignDev');
+  // (b2f) docs and sysadmin notes about secrets, keys, system prompts and assistant configuration, quoting no attack
+  // (gate15; dev third, never trained on, not used for calibration).
+  benignSet(HBSECRETS_DEV_FILE, 'secretsDocsDev');
 
   // (b3) own attack development set (gate7: memory poisoning and hijacking in eight carriers, five languages; tuned on —
   // a dev figure, not a blind one). `carrier` and `addressee` ("none": no AI is addressed) are extra keys of its rows.

@@ -60,6 +60,14 @@ export const ADVICE_DEV_FILE = 'test/fixtures/gate-advice-dev.jsonl';
 export const HARDBENIGN_TRAIN_FILE = 'test/fixtures/gate-train-hardbenign.jsonl';
 /** The dev third of gate14's hard-benign texts: never trained on, not calibrated on; `bench gate` reports its flag rate. */
 export const HARDBENIGN_DEV_FILE = 'test/fixtures/gate-hardbenign-dev.jsonl';
+/**
+ * Hard-benign documentation and sysadmin notes about secrets, keys, system prompts and assistant configuration that
+ * quote no attack (gate15: rotation runbooks, CI secrets, .env rules, prompt how-tos and release notes, assistant
+ * policies; EN/DE/HU/ES/FR, 18 each): two thirds for training; the other third is {@link HBSECRETS_DEV_FILE}.
+ */
+export const HBSECRETS_TRAIN_FILE = 'test/fixtures/gate-train-hbsecrets.jsonl';
+/** The dev third of gate15's docs about secrets and prompts: never trained on, not calibrated on; `bench gate` reports it. */
+export const HBSECRETS_DEV_FILE = 'test/fixtures/gate-hbsecrets-dev.jsonl';
 /** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
 /**

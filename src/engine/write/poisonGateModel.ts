@@ -21,12 +21,15 @@
 import { createHash } from 'node:crypto';
 import { HEADER_BYTES, openHeader, verifiedBodyHash } from './gateWeightsFile';
 import { HiddenLayer, hiddenLogit, hiddenTagOf, INPUT_BIT, loadHiddenLayer } from './poisonGateHidden';
-import { ACTS, ADDRESSEE, OBJECTS, R, rolesOf } from './poisonGateAsk';
+import { ACTS, ACTS3, ADDRESSEE, OBJECTS, OBJECTS3, R, rolesOf } from './poisonGateAsk';
 
 export const WEIGHTS_MAGIC = 'PGW1';
-/** The weights file's version is its feature set: 1 = the base features, 2 = + the addressee crosses (poisonGateAsk.ts). */
+/**
+ * The weights file's version is its feature set: 1 = the base features, 2 = + the addressee crosses, 3 = + the policy
+ * crosses (poisonGateAsk.ts).
+ */
 export const WEIGHTS_VERSION = 1;
-export const FEATURE_SETS = [1, 2] as const;
+export const FEATURE_SETS = [1, 2, 3] as const;
 const NAMES = { file: 'weights file', kind: 'a weights file', version: 'weights version', checksum: 'weights checksum', body: 'table' };
 /** Tokens per scored window; windows overlap by half (32: best deepset CV recall at the lowest LoCoMo flag rate of 16/24/32/48/64). */
 export const WINDOW_TOKENS = 32;
@@ -215,7 +218,7 @@ function mix(a: number, b: number, kind: number): number {
 let seen: Uint32Array | null = null;
 let generation = 0;
 
-const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18, K_AI_LABEL = 19, K_ADDRESSED = 20, K_ASK_OX = 21, K_ASK_AO = 22, K_ASK_AOX = 23;
+const K_WORD = 1, K_BIGRAM = 2, K_START = 3, K_CLASS = 4, K_C3 = 5, K_C4 = 6, K_NEAR = 7, K_CO = 8, K_PUNCT = 9, K_LABEL = 10, K_BIAS = 11, K_START_CLASS = 12, K_LATER_START = 13, K_CLASS_WORD = 15, K_WORD_CLASS = 115, K_SENT = 16, K_C5 = 18, K_AI_LABEL = 19, K_ADDRESSED = 20, K_ASK_OX = 21, K_ASK_AO = 22, K_ASK_AOX = 23, K_POL_O = 24, K_POL_X = 25, K_POL_OX = 26, K_POL_AX = 27;
 const BOS = hashStr(0, '\u0002bos');
 const AI_CLASS = hashStr(K_CLASS, 'AI');
 const classHash = new Map<string, number>();
@@ -259,7 +262,7 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     const t = toks[i];
     if (t.length === 1 && SENT_END.has(t)) {
       if (t === ':' && aiInSentence) { add(mix(AI_CLASS, 0, K_AI_LABEL), STRUCTURAL); addressed = true; }
-      if (t !== ':') { aiInSentence = false; if (ask) { askCrosses(roles, add); roles = 0; } }
+      if (t !== ':') { aiInSentence = false; if (ask) { askCrosses(roles, add, features); roles = 0; } }
       add(hashStr(K_PUNCT, t), STRUCTURAL);
       if (t !== ':' && !startOfSentence) { startOfSentence = true; sentence++; }
       else add(mix(prev, 0, K_LABEL)); // "word:" — a label or header
@@ -300,14 +303,15 @@ function windowFeatures(toks: string[], from: number, to: number, mask: number, 
     if (t.length >= 3 && !marker) charGrams(t, add);
     prev = hw;
   }
-  if (ask) askCrosses(roles, add);
+  if (ask) askCrosses(roles, add, features);
   classPairs(classes, add);
   add(hashStr(K_BIAS, ''), STRUCTURAL);
 }
 
 const roleHash = (bit: number) => hashStr(K_ASK_OX, String(bit));
 const ADDR_HASH = new Map<number, number>([[R.YOU, roleHash(R.YOU)], [R.AI, roleHash(R.AI)], [R.ME, roleHash(R.ME)], [0, roleHash(0)]]);
-const OBJ_HASH = OBJECTS.map(roleHash), ACT_HASH = ACTS.map(roleHash);
+const OBJ_HASH = OBJECTS3.map(roleHash), ACT_HASH = ACTS3.map(roleHash), MODAL_HASH = roleHash(R.MODAL);
+const ON_OUTPUT = R.OUTPUT | R.APPEND | R.FORCE; // set 3's crosses need an output object or an act on it
 
 /**
  * Feature set 2: one sentence's roles as crosses (structural) — object × act, addressee × object and addressee × object
@@ -316,7 +320,7 @@ const OBJ_HASH = OBJECTS.map(roleHash), ACT_HASH = ACTS.map(roleHash);
  * given?" share (you × instructions × reveal). Crosses over the whole window as well were measured (gate14: same v9
  * recall, 3 more gate-benign-dev flags) and dropped; the existing class pairs (classPairs) already span the window.
  */
-function askCrosses(roles: number, add: (h: number, structural?: number) => void): void {
+function askCrosses(roles: number, add: (h: number, structural?: number) => void, features: number): void {
   if (!roles) return;
   const addrs: number[] = [];
   if (roles & ADDRESSEE) { if (roles & R.YOU) addrs.push(R.YOU); if (roles & R.AI) addrs.push(R.AI); } else addrs.push(0);
@@ -331,6 +335,30 @@ function askCrosses(roles: number, add: (h: number, structural?: number) => void
       add(ox, STRUCTURAL);
       for (const a of addrs) add(mix(ADDR_HASH.get(a)!, ox, K_ASK_AOX), STRUCTURAL);
     }
+  }
+  if (features >= 3 && roles & R.MODAL) policyCrosses(roles, addrs, add);
+}
+
+/**
+ * Feature set 3 (gate15): a sentence with a policy marker (should, must, always, every …) as crosses — policy × object,
+ * policy × act, policy × object × act, addressee × policy × act — only when the sentence also holds an output object or
+ * an act on it (OUTPUT, APPEND, FORCE: "I always want my notes saved" adds nothing; measured: with any act the crosses
+ * fired on 21 of 50 authors' preference rows); the output objects and their acts cross only under a policy marker
+ * ("push the branch" alone adds nothing) — so "the assistant should push … --force" and
+ * "replies must end with …" share features with "you must always end your replies with …" without naming the assistant.
+ */
+function policyCrosses(roles: number, addrs: number[], add: (h: number, structural?: number) => void): void {
+  if (!(roles & ON_OUTPUT)) return;
+  for (let x = 0; x < ACTS3.length; x++) {
+    if (!(roles & ACTS3[x])) continue;
+    const mx = mix(MODAL_HASH, ACT_HASH[x], K_POL_X);
+    add(mx, STRUCTURAL);
+    for (const a of addrs) add(mix(ADDR_HASH.get(a)!, mx, K_POL_AX), STRUCTURAL);
+  }
+  for (let o = 0; o < OBJECTS3.length; o++) {
+    if (!(roles & OBJECTS3[o])) continue;
+    add(mix(MODAL_HASH, OBJ_HASH[o], K_POL_O), STRUCTURAL);
+    for (let x = 0; x < ACTS3.length; x++) if (roles & ACTS3[x]) add(mix(MODAL_HASH, mix(OBJ_HASH[o], ACT_HASH[x], K_ASK_OX), K_POL_OX), STRUCTURAL);
   }
 }
 

@@ -18,6 +18,10 @@ const REPORTING = /\b(?:said|says|wrote|writes|asked|example|examples|e\.g\.|for
 // A quote right after "reply with", "say", "print" … is the text to produce, not a report: it stays.
 // "with" only after such a verb ("reply only with", "antworte nur noch mit"): "start with '…'" is a report.
 const DICTATED_BEFORE = /\b(?:say|says|reply|replies|respond|answer|print|output|write|type|comment|sag|sage|antworte|schreib\w*|gib|kommentar|valaszold|valaszolj|ird|mondd|di|responde|escribe|comentario|dis|reponds|ecris|commentaire)(?:(?:\s+[\p{L}]+){0,2}?\s+(?:with|mit|con|avec))?\s*:?\s*$/u;
+// After an article or preposition the dictating word is a noun, the quotation a mention (gate15): "phrases du type « … »",
+// "the reply "…"", "der Kommentar „…“", "el comentario «…»", "a válasz „…”". Not after a demonstrative, which is
+// mostly a pronoun subject ("do what this says: '…'").
+const NOUN_BEFORE = /\b(?:the|a|an|its|of|du|de|le|la|les|un|une|des|der|die|das|den|dem|ein|eine|einen|el|los|las|del|una|az|egy)\s+[\p{L}]+\s*:?\s*$/u;
 // A subject before the verb makes it reported ("if a user writes "…"", "jemand schreibt „…“", "alguien escribe "…""),
 // not an imperative that dictates the answer ("write "…"").
 const REPORTED_SUBJECT = /\b(?:someone|somebody|a user|the user|he|she|they|jemand|er|sie|man|der nutzer|ein nutzer|alguien|el usuario|un usuario|ella|valaki|a felhasznalo|quelqu'un|l'utilisateur|un utilisateur|il|elle|on)\s+[\p{L}]+\s*:?\s*$/u;
@@ -50,7 +54,7 @@ export function reportedSpeech<D>(folded: string, whole: Judged<D>, twoStages: (
     const inner = a ?? b ?? '';
     if (inner.trim().split(/\s+/).length < 3) return m;
     const before = all.slice(Math.max(0, offset - 40), offset);
-    if (DICTATED_BEFORE.test(before.slice(-24)) && !REPORTED_SUBJECT.test(before)) return m;
+    if (DICTATED_BEFORE.test(before.slice(-24)) && !REPORTED_SUBJECT.test(before) && !NOUN_BEFORE.test(before)) return m;
     quoted++;
     return ' "…" ';
   });

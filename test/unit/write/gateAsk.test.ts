@@ -71,8 +71,8 @@ describe('poison gate feature set 2: addressee × object × act', () => {
 
     it('refuses an unknown feature set by name', () => {
       const b = new Uint8Array(trainGateModel(rows, opts).bytes);
-      new DataView(b.buffer).setUint32(4, 3, true);
-      assert.throws(() => loadGateModel(b), (e: unknown) => e instanceof GateModelError && /unsupported weights version 3 \(this build reads 1 or 2\)/.test(e.message));
+      new DataView(b.buffer).setUint32(4, 4, true);
+      assert.throws(() => loadGateModel(b), (e: unknown) => e instanceof GateModelError && /unsupported weights version 4 \(this build reads 1 or 2 or 3\)/.test(e.message));
       const m = loadGateModel(trainGateModel(rows, opts).bytes);
       assert.throws(() => encodeGateModel({ ...m, features: 5 }), /unknown feature set 5/);
     });

@@ -35,12 +35,13 @@ describe('poison gate: gate14 hard-benign texts next to requests aimed at the as
   });
 
   // Measured on main's weights before any training on these rows: 3 of 40 flagged — an FR security report quoting
-  // "oublie toutes tes instructions précédentes" (rejected by ignore_previous), an HU how-to on the assistant's memory
+  // "oublie toutes tes instructions précédentes" (rejected by ignore_previous; since gate15 the reported-speech step
+  // reads "des phrases du type « … »" as a mention and it passes), an HU how-to on the assistant's memory
   // (assistant_instruction), a DE blog post quoting a planted upload order (classifier).
-  it('the shipped gate flags at most 3 of the dev third (≤ 1 rejected, ≤ 1 by the classifier)', () => {
+  it('the shipped gate flags at most 3 of the dev third (none rejected, ≤ 1 by the classifier)', () => {
     const verdicts = dev.map((v) => gate(String(v.text)));
     assert.ok(verdicts.filter((v) => v.verdict !== 'pass').length <= 3);
-    assert.ok(verdicts.filter((v) => v.verdict === 'reject').length <= 1);
+    assert.equal(verdicts.filter((v) => v.verdict === 'reject').length, 0);
     assert.ok(verdicts.filter((v) => v.verdict !== 'pass' && v.detector === 'classifier').length <= 1);
   });
 });
