@@ -21,6 +21,8 @@ const BATCH = 32;
 export const POOL_MIN_TEXTS = 256;
 /** Below this many texts an embedding batch stays on the calling thread (a round trip costs more than it saves). */
 export const EMBED_MIN_TEXTS = 16;
+/** A batch this large (the index's full batch: a backlog) may start the workers; smaller ones use running workers only. */
+export const EMBED_SPAWN_TEXTS = 64;
 const IDLE_MS = 5_000;
 /** Batches a worker holds at once, so it never waits for the calling thread between two. */
 const IN_FLIGHT = 2;
@@ -175,11 +177,12 @@ export class GatePool {
   /**
    * The hash embedder's vectors for `texts` (HashEmbedder.embedOne of width `dims`, in order), computed on the
    * least busy worker so the calling thread goes on with its own work meanwhile; `null` when no worker can take
-   * it (small batches, no workers, a worker failing) — the caller then embeds inline. Same code, same vectors.
+   * it (small batches, no workers, none running for a batch below EMBED_SPAWN_TEXTS, a worker failing) — the caller
+   * then embeds inline. Same code, same vectors.
    */
   async embedMany(texts: readonly string[], dims: number): Promise<Float32Array[] | null> {
     if (texts.length < EMBED_MIN_TEXTS) return null;
-    const res = await this.onWorker({ op: 'embed', texts: texts as string[], dims }, true);
+    const res = await this.onWorker({ op: 'embed', texts: texts as string[], dims }, texts.length >= EMBED_SPAWN_TEXTS);
     if (!res || res.length !== texts.length || !res.every((v) => v instanceof Float32Array && v.length === dims)) return null;
     this.counts.embedded += res.length;
     return res as Float32Array[];

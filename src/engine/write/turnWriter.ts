@@ -107,6 +107,8 @@ export interface FlushResult {
 
 // Conversations a bulk flush reads and analyses ahead of the one it writes.
 const FLUSH_AHEAD = 3;
+// A flush of this many conversations may start the pool's workers for its analyses (a close flushing a few does not).
+const BULK_FLUSH = 16;
 // ~8,000 tokens at ~4 chars a token (R-WRITE-3 flush threshold).
 const FLUSH_CHARS = 32_000;
 // 30 minutes idle (R-WRITE-3).
@@ -274,7 +276,7 @@ export class TurnWriter {
     let written: Promise<unknown> = Promise.resolve();
     const inFlight: Promise<FlushResult | null>[] = [];
     for (const c of convs) {
-      const next = this.flushOne(c, { after: written, bulk: convs.length > 1 });
+      const next = this.flushOne(c, { after: written, bulk: convs.length >= BULK_FLUSH });
       written = next.catch(() => null);
       inFlight.push(next);
       if (inFlight.length > FLUSH_AHEAD) {

@@ -244,6 +244,7 @@ describe('gate pool (the poison gate on worker threads)', function () {
     try {
       const slow = new GatePool({ workers: 1, workerFile: file });
       pools.push(slow);
+      await slow.gateMany(corpus().slice(0, POOL_MIN_TEXTS)); // starts its worker (a flush of two conversations does not)
       (internals(t.engine).writer as unknown as { gatePool: GatePool }).gatePool = slow;
       const secret = 'Zanzibar-Kodewort Quittenmus: the vault combination is 4711 and Brunhilde keeps the spare key.';
       const ids = await t.engine.importMessages([
@@ -265,5 +266,28 @@ describe('gate pool (the poison gate on worker threads)', function () {
     } finally {
       await t.cleanup();
     }
+  });
+
+  it('a flush of a few conversations (a close) starts no worker; a bulk flush does, and both derive the same', async () => {
+    const run = async (conversations: number) => {
+      const t = await createTestEngine({ syncVault: false, gateWorkers: 1 });
+      try {
+        const msgs: ImportMessage[] = [];
+        for (let c = 0; c < conversations; c++) msgs.push({ conversation: `k${c}`, role: 'user', text: `Ticket JIRA-${100 + c} is blocked; ask Brunhilde on Monday.`, at: 1_000 + c });
+        for (let i = 0; i < msgs.length; i += 10) await t.engine.importMessages(msgs.slice(i, i + 10)); // small calls: gated inline
+        const pool = internals(t.engine).writer.gatePool;
+        assert.equal(pool.running, 0);
+        const res = await t.engine.flush();
+        assert.equal(res.length, conversations);
+        return { running: pool.running, analysed: pool.counts.analysed, summaries: internals(t.engine).store.items.list({ kind: 'summary' }).map((i) => i.text).sort() };
+      } finally {
+        await t.cleanup();
+      }
+    };
+    const few = await run(3);
+    assert.deepEqual([few.running, few.analysed], [0, 0]);
+    const many = await run(20);
+    assert.ok(many.running === 1 && many.analysed > 0, JSON.stringify(many));
+    assert.deepEqual(many.summaries.slice(0, 3).length, 3);
   });
 });
