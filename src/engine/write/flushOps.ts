@@ -23,6 +23,7 @@ export function factOpsOf(
 ): { ops: Ops; facts: number; superseded: number } {
   const ops: Ops = [];
   let facts = 0, superseded = 0;
+  if (found.every((f) => f.length === 0)) return { ops, facts, superseded }; // most flushes state no fact: nothing to read
   const current = new Map<string, Item[]>();
   const scopeKey = (projectLabel: string | null, key: string) => `${projectLabel ?? ''}\u0000${key}`;
   store.items.forEach({ kind: 'fact', project, recallable: true }, (x) => {
