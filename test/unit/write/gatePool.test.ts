@@ -290,4 +290,40 @@ describe('gate pool (the poison gate on worker threads)', function () {
     assert.ok(many.running === 1 && many.analysed > 0, JSON.stringify(many));
     assert.deepEqual(many.summaries.slice(0, 3).length, 3);
   });
+
+  for (const [name, script] of [
+    ['exits', "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => { if (m.op === 'flush') process.exit(3); parentPort.postMessage({ id: m.id, results: [] }); });"],
+    ['answers nonsense', "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, results: m.op === 'flush' ? [{ facts: [], entities: [], summary: null }] : [] }));"],
+  ] as const) {
+    it(`a bulk flush whose worker ${name} on an analysis derives on the calling thread, the same as without workers`, async () => {
+      const file = path.join(dir, 'bad-flush-worker.js');
+      writeFileSync(file, script);
+      const msgs: ImportMessage[] = Array.from({ length: 40 }, (_, i) => ({
+        conversation: `q${i % 20}`, role: i % 2 ? 'assistant' : 'user', at: 1_000 + i, project: 'alpha',
+        text: `Deadline: Friday ${i}. Ask Brunhilde about JIRA-${4700 + (i % 3)} before the release of version ${i}.`,
+      }));
+      const derived = async (bad: boolean) => {
+        const t = await createTestEngine({ syncVault: false, gateWorkers: 0 });
+        try {
+          if (bad) {
+            const p = pool({ workers: 1, workerFile: file });
+            await p.gateMany(corpus().slice(0, POOL_MIN_TEXTS)); // its worker is running
+            (internals(t.engine).writer as unknown as { gatePool: GatePool }).gatePool = p;
+          }
+          await t.engine.importMessages(msgs);
+          const res = await t.engine.flush();
+          const store = internals(t.engine).store;
+          return {
+            res: res.map((r) => [r.conversation, r.messages, r.facts, r.entities, r.summaryLevel]),
+            rows: ['fact', 'entity', 'summary'].flatMap((kind) => store.items.list({ kind: kind as 'fact' }).map((it) => JSON.stringify([kind === 'fact' ? '' : it.id, it.text, it.meta.mentions ?? null]))).sort(),
+          };
+        } finally {
+          await t.cleanup();
+        }
+      };
+      const inline = await derived(false);
+      assert.equal(inline.res.length, 20);
+      assert.deepEqual(await derived(true), inline);
+    });
+  }
 });
