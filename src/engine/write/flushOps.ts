@@ -38,7 +38,7 @@ export function factOpsOf(
         logger.warn('gate.reject', { kind: 'fact', source: src.id, detector: verdict.detector ?? '' });
         continue;
       }
-      const label = deriveLabel([{ project: src.project, trust: src.trust, secret: src.secret }]);
+      const label = deriveLabel([src]);
       const key = scopeKey(label.project, f.key);
       const same = current.get(key) ?? [];
       const stored = same.map((x) => ({ id: x.id, subject: String(x.meta.subject ?? x.subkind ?? ''), value: String(x.meta.value ?? ''), validFrom: x.validFrom ?? x.created }));
@@ -81,7 +81,7 @@ export function entityOpsOf(store: Store, sources: readonly Item[], found: reado
   const mentions: { src: Item; e: Entity; label: SourceLabel; id: string }[] = [];
   for (const [k, src] of sources.entries()) {
     for (const e of found[k]!) {
-      const label = deriveLabel([{ project: src.project, trust: src.trust, secret: src.secret }]);
+      const label = deriveLabel([src]);
       const id = `en:${createHash('sha256').update(`${e.type}\u0000${e.norm}\u0000${label.project ?? ''}`).digest('hex').slice(0, 20)}`;
       mentions.push({ src, e, label, id });
     }

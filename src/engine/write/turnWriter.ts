@@ -10,7 +10,7 @@ import { newRowId } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import type { EngineSettings } from '../settings';
 import { type EntryPath, type Trust, leastTrusted } from '../types';
-import { deriveLabel, type SourceLabel } from './derive';
+import { deriveLabel } from './derive';
 import { detectSecrets } from './mask';
 import { gate, type GateResult } from './poisonGate';
 import { GatePool } from './gatePool';
@@ -450,7 +450,7 @@ export class TurnWriter {
     const deg = a.degraded;
     if (deg.detector) this.logger.warn('gate.reject', { kind: 'summary', conversation, detector: deg.detector, level: deg.level });
     const conv = this.store.conversations.get(conversation);
-    const label = deriveLabel(window.map(labelOf));
+    const label = deriveLabel(window);
     const item: ItemInput = {
       id: `gs:${conversation}`, kind: 'summary', subkind: 'conversation', text: deg.text, summary: deg.text,
       title: conv?.title ?? null, trust: label.trust, secret: label.secret, untrusted: deg.verdict === 'untrusted',
@@ -545,9 +545,6 @@ function cutUtf8(s: string, maxBytes: number): string {
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? lo - 1 : lo);
 }
 
-function labelOf(i: Item): SourceLabel {
-  return { project: i.project, trust: i.trust, secret: i.secret };
-}
 
 function validateTurn(t: TurnInput): void {
   if (!t || typeof t !== 'object') throw new MemoryError('E_BAD_INPUT', 'a turn needs a conversation, a user message and a reply');
