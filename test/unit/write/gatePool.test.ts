@@ -288,7 +288,9 @@ describe('gate pool (the poison gate on worker threads)', function () {
     assert.deepEqual([few.running, few.analysed], [0, 0]);
     const many = await run(20);
     assert.ok(many.running === 1 && many.analysed > 0, JSON.stringify(many));
-    assert.deepEqual(many.summaries.slice(0, 3).length, 3);
+    // The three conversations both runs hold get the same summaries, analysed inline (few) and on the worker (many).
+    assert.equal(few.summaries.length, 3);
+    for (const text of few.summaries) assert.ok(many.summaries.includes(text), text);
   });
 
   for (const [name, script] of [
