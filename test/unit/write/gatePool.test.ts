@@ -290,7 +290,7 @@ describe('gate pool (the poison gate on worker threads)', function () {
     assert.ok(many.running === 1 && many.analysed > 0, JSON.stringify(many));
     // The three conversations both runs hold get the same summaries, analysed inline (few) and on the worker (many).
     assert.equal(few.summaries.length, 3);
-    for (const text of few.summaries) assert.ok(many.summaries.includes(text), text);
+    for (const text of few.summaries) assert.ok(many.summaries.includes(text), String(text));
   });
 
   for (const [name, script] of [
