@@ -84,10 +84,15 @@ export class IndexKeeper extends Disposable {
     this.recallIndex = new RecallIndex(this.withOffload(embedder), logger);
   }
 
-  /** The hash embedder with the pool attached (a model embedder as it is). */
+  /**
+   * The embedder this index uses for `embedder`: a hash embedder of the same width with the pool attached (the
+   * caller's object is left as it is — it may be shared), a model embedder as it is.
+   */
   private withOffload(embedder: Embedder): Embedder {
-    if (embedder instanceof HashEmbedder && this.hashOffload && !embedder.offload) embedder.offload = this.hashOffload;
-    return embedder;
+    if (!(embedder instanceof HashEmbedder) || !this.hashOffload || embedder.offload) return embedder;
+    const own = new HashEmbedder(embedder.dims);
+    own.offload = this.hashOffload;
+    return own;
   }
 
   /** The index with every store change so far applied (a read here never misses a write). */
@@ -335,8 +340,8 @@ export class IndexKeeper extends Disposable {
    * with the new ones; the new embedder's saved file is adopted where texts are unchanged, and the
    * rest is embedded in the background (status shows "X of Y"). Same id: only the info is updated.
    */
-  async useEmbedder(embedder: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
-    this.withOffload(embedder);
+  async useEmbedder(given: Embedder, info: { model?: string | null; reason?: string } = {}): Promise<void> {
+    const embedder = this.withOffload(given);
     const model = info.model !== undefined ? info.model : embedder instanceof E5Embedder ? embedder.modelId : null;
     this.embedderInfo = { model, reason: info.reason ?? 'configured' };
     const index = this.index;
