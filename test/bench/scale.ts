@@ -30,11 +30,13 @@ export function rerunArgs(script: string, name: string, extra: string[]): string
 }
 
 /** Bytes this process caused to be written to storage (and passed to write()), or null off Linux. */
-export function ioBytes(): { writeBytes: number; wchar: number } | null {
+export function ioBytes(): { writeBytes: number; grossWriteBytes: number; wchar: number } | null {
   try {
     const io = readFileSync('/proc/self/io', 'utf8');
     const get = (k: string) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(io)?.[1] ?? NaN);
-    return { writeBytes: get('write_bytes'), wchar: get('wchar') };
+    // write_bytes counts a page when it is first dirtied; cancelled_write_bytes what was then truncated or deleted
+    // before the kernel wrote it back (a compaction's spill file, a replaced journal): the net reached the disk.
+    return { writeBytes: get('write_bytes') - get('cancelled_write_bytes'), grossWriteBytes: get('write_bytes'), wchar: get('wchar') };
   } catch {
     return null;
   }
@@ -50,19 +52,30 @@ function peakRssMb(): number | null {
   }
 }
 
-/** Samples RSS every `ms` and at each phase mark; reports per phase p50 (steady) and max. */
+/**
+ * Samples RSS every `ms` and at each phase mark; reports per phase p50 (steady) and max, and at each phase's
+ * maximum what held it: V8's heap and external/array-buffer bytes, and `detail()` (the engine's footprint).
+ */
 export class RssSampler {
   private phase = 'start';
   private readonly samples = new Map<string, number[]>();
+  private readonly atMax = new Map<string, Record<string, number>>();
   private readonly timer: NodeJS.Timeout;
-  constructor(ms = 200) {
+  constructor(ms = 200, private readonly detail?: () => Record<string, number>) {
     this.timer = setInterval(() => this.sample(), ms);
     this.timer.unref?.();
   }
   sample(): void {
-    const mb = process.memoryUsage().rss / (1024 * 1024);
+    const m = process.memoryUsage();
+    const mb = m.rss / (1024 * 1024);
     let s = this.samples.get(this.phase);
     if (!s) this.samples.set(this.phase, (s = []));
+    if (s.every((x) => x < mb)) {
+      const MB = (b: number) => round(b / (1024 * 1024), 1);
+      let d: Record<string, number> = {};
+      try { d = this.detail?.() ?? {}; } catch { /* an engine closing: no detail */ }
+      this.atMax.set(this.phase, { rssMb: MB(m.rss), v8HeapUsedMb: MB(m.heapUsed), externalMb: MB(m.external), arrayBuffersMb: MB(m.arrayBuffers), ...Object.fromEntries(Object.entries(d).map(([k, v]) => [k, MB(v)])) });
+    }
     s.push(mb);
   }
   mark(phase: string): void {
@@ -77,11 +90,18 @@ export class RssSampler {
     let max = 0;
     for (const [p, s] of this.samples) {
       const q = [...s].sort((a, b) => a - b);
-      phases[p] = { samples: q.length, p50Mb: round(q[Math.floor(q.length / 2)]!, 1), maxMb: round(q[q.length - 1]!, 1) };
+      phases[p] = { samples: q.length, p50Mb: round(q[Math.floor(q.length / 2)]!, 1), maxMb: round(q[q.length - 1]!, 1), ...(this.atMax.has(p) ? { atMax: this.atMax.get(p) } : {}) };
       max = Math.max(max, q[q.length - 1]!);
     }
     return { peakSampledMb: round(max, 1), peakKernelMb: peakRssMb(), phases };
   }
+}
+
+/** The engine's memory by part (bytes): sql.js's heap + the file it holds, keyword index, vectors, caches. */
+function footprintMb(engine: MemoryEngine | undefined): Record<string, number> {
+  if (!engine) return {};
+  const f = engine.footprint();
+  return { databaseMb: f.databaseBytes, keywordIndexMb: f.keywordIndexBytes, vectorIndexMb: f.vectorIndexBytes, cacheMb: f.cacheBytes };
 }
 
 /** Bytes per file under `dir` (relative paths), largest first. */
@@ -169,9 +189,11 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
   if (child) return childSide(child, n, corpus.questions);
 
   const root = mkdtempSync(path.join(typeof ctx.args.tmp === 'string' ? ctx.args.tmp : tmpdir(), 'scale-bench-'));
-  const rss = new RssSampler();
+  let engineRef: MemoryEngine | undefined;
+  const rss = new RssSampler(200, () => footprintMb(engineRef));
   const io: Record<string, number | null> = {};
-  let last = ioBytes();
+  const io0 = ioBytes();
+  let last = io0;
   const phaseIo = (phase: string) => {
     const now = ioBytes();
     io[phase] = now && last ? now.writeBytes - last.writeBytes : null;
@@ -179,6 +201,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
   };
   const opts = engineOptions(root, n);
   let engine = await MemoryEngine.open(opts);
+  engineRef = engine;
   try {
     // Import.
     rss.mark('import');
@@ -239,6 +262,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     rss.mark('close');
     const storeWrittenBeforeClose = engine.status().store.written;
     const tc = performance.now();
+    engineRef = undefined;
     await engine.close();
     const closeMs = performance.now() - tc;
     phaseIo('close');
@@ -281,6 +305,8 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
         importAndDerivePerStoreByte: io.import !== null && io.derive !== null && disk.storeBytes ? round((io.import! + io.derive!) / disk.storeBytes, 2) : null,
         importAndDerivePerLogicalByte: io.import !== null && io.derive !== null ? round((io.import! + io.derive!) / logicalBytes, 2) : null,
         byPhase: io,
+        // Before cancellations (what write_bytes alone says; runs before 2026-12-02 reported this figure).
+        grossBytesWritten: io0 && last ? last.grossWriteBytes - io0.grossWriteBytes : null,
         storeAfterDerive: storeWrittenAfterDerive,
         storeBeforeClose: storeWrittenBeforeClose,
       },

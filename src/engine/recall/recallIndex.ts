@@ -369,13 +369,16 @@ export class RecallIndex {
     return !!project && this.project[doc] === (this.interned.get(project) ?? -1);
   }
 
-  /** Embeds everything pending, in batches; safe to call concurrently (one run at a time). */
-  async embedPending(batchSize = 64): Promise<number> {
+  /**
+   * Embeds what is pending, in batches, until at most `leave` texts wait (default: everything); safe to call
+   * concurrently (one run at a time).
+   */
+  async embedPending(batchSize = 64, leave = 0): Promise<number> {
     while (this.vectorRun) await this.vectorRun;
-    if (this.pendingText.size === 0) return 0;
+    if (this.pendingText.size <= leave) return 0;
     let done = 0;
     const run = (async () => {
-      while (this.pendingText.size > 0) {
+      while (this.pendingText.size > leave) {
         // The first `batchSize` entries, without copying the whole queue (100k queued at a switch).
         const batch: [number, { text: string; partition: string }][] = [];
         for (const e of this.pendingText) {
@@ -401,7 +404,7 @@ export class RecallIndex {
         });
         done += batch.length;
         // A synchronous embedder (hash) resolves at once: yield so a large queue never blocks the event loop.
-        if (this.pendingText.size > 0) await new Promise((r) => setImmediate(r));
+        if (this.pendingText.size > leave) await new Promise((r) => setImmediate(r));
       }
     })();
     this.vectorRun = run;

@@ -6,28 +6,56 @@
 // base and overlay into a new file (`writeTo`) and then reads from that file (`rebase`): between
 // snapshots the process holds what changed, not the whole database. Reads of clean pages are preads
 // (the OS page cache keeps them warm; they are not this process's memory).
-// Invariants: bytes below `baseLimit` that are not in the overlay come from the base; bytes from
-// `baseLimit` up to `size` that are not in the overlay are zero (a truncation lowers `baseLimit`).
+// The overlay's memory is bounded (`memoryBytes`, default 256 MB): past it, the pages written least recently
+// move to a spill file beside the snapshot (unlinked as soon as it is open, so nothing is left behind, never
+// fsynced: like the overlay it is rebuilt from the journal after a crash) and come back into memory when
+// written again. At a 1M-item store the pages written between two snapshots reach ~1 GB; spilled, they
+// are the OS page cache's to keep or drop, not this process's memory.
+// Invariants: bytes below `baseLimit` that are in neither the overlay nor the spill file come from the base;
+// bytes from `baseLimit` up to `size` that are in neither are zero (a truncation lowers `baseLimit`). A page
+// is in memory or spilled, never both.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { release, resizableBuffer } from './resizableBytes';
 
 export const LAZY_PAGE = 4096;
 const SLAB_PAGES = 256; // 1 MB per slab
 const COPY_CHUNK = 1 << 20;
+const SPILL_BATCH_PAGES = 256; // pages moved to the spill file at a time (1 MB, one write when their slots are contiguous)
+
+/**
+ * The overlay's memory bound (bytes): `MEMORY_STORE_OVERLAY_BYTES` when set (tests set a few pages to spill at
+ * once), else 256 MB.
+ */
+export function overlayMemoryBytes(): number {
+  const env = Number(process.env.MEMORY_STORE_OVERLAY_BYTES);
+  return process.env.MEMORY_STORE_OVERLAY_BYTES && Number.isFinite(env) && env > 0 ? env : 256 << 20;
+}
 
 export class LazyFile {
   /** Bytes of the file as SQLite sees it. */
   size: number;
   private fd: number;
   private baseLimit: number;
-  private readonly slot = new Map<number, number>(); // page → overlay slot
+  // page → overlay slot, least recently written first (a write moves its page to the end)
+  private readonly slot = new Map<number, number>();
   private slabs: Uint8Array[] = [];
   private free: number[] = [];
   private used = 0;
+  private readonly memoryPages: number;
+  private readonly dir: string;
+  private spillFd: number | undefined;
+  private readonly spilled = new Map<number, number>(); // page → slot in the spill file
+  private spillFree: number[] = [];
+  private spillUsed = 0;
+  private spillWrites = 0;
   closed = false;
 
-  /** Opens `file` as the base (its size now is the file's size). */
-  constructor(file: string) {
+  /** Opens `file` as the base (its size now is the file's size); the overlay holds at most `memoryBytes` in memory. */
+  constructor(file: string, opts: { memoryBytes?: number } = {}) {
+    this.memoryPages = Math.max(1, Math.floor((opts.memoryBytes ?? overlayMemoryBytes()) / LAZY_PAGE));
+    this.dir = path.dirname(file);
     this.fd = fs.openSync(file, 'r');
     try {
       this.size = this.baseLimit = fs.fstatSync(this.fd).size;
@@ -42,9 +70,19 @@ export class LazyFile {
     return this.slabs.length * SLAB_PAGES * LAZY_PAGE;
   }
 
-  /** Pages written since the last rebase. */
+  /** Pages written since the last rebase (in memory or spilled). */
   get dirtyPages(): number {
-    return this.slot.size;
+    return this.slot.size + this.spilled.size;
+  }
+
+  /** Pages written since the last rebase that are in the spill file now. */
+  get spilledPages(): number {
+    return this.spilled.size;
+  }
+
+  /** Pages moved to the spill file since this file was opened (a page spilled twice counts twice). */
+  get spillWritePages(): number {
+    return this.spillWrites;
   }
 
   /** MEMFS read: up to `len` bytes at `pos` into `dst` at `off`; returns the bytes read (0 at the end). */
@@ -80,6 +118,12 @@ export class LazyFile {
         if (page >= keep) {
           this.slot.delete(page);
           this.free.push(s);
+        }
+      }
+      for (const [page, s] of this.spilled) {
+        if (page >= keep) {
+          this.spilled.delete(page);
+          this.spillFree.push(s);
         }
       }
       // The cut page's tail must read as zero if the file grows again.
@@ -118,6 +162,8 @@ export class LazyFile {
     this.closed = true;
     fs.closeSync(this.fd);
     this.dropOverlay();
+    if (this.spillFd !== undefined) fs.closeSync(this.spillFd);
+    this.spillFd = undefined;
   }
 
   /** The overlay's slabs (tests: they are emptied, not left to a garbage collection, when the overlay is dropped). */
@@ -132,6 +178,11 @@ export class LazyFile {
     this.slabs = [];
     this.free = [];
     this.used = 0;
+    this.spilled.clear();
+    this.spillFree = [];
+    this.spillUsed = 0;
+    // Cut to nothing: what the kernel has not written back yet is never written.
+    if (this.spillFd !== undefined) fs.ftruncateSync(this.spillFd, 0);
   }
 
   /** Fills `dst` with the file's bytes at `pos` (the caller keeps `pos + dst.length ≤ size`). */
@@ -148,10 +199,17 @@ export class LazyFile {
         done += n;
         continue;
       }
+      const sp = this.spilled.get(page);
+      if (sp !== undefined) {
+        const n = Math.min(LAZY_PAGE - inPage, dst.length - done);
+        this.pread(dst.subarray(done, done + n), sp * LAZY_PAGE + inPage, this.spillFd!);
+        done += n;
+        continue;
+      }
       // A run of clean pages: one pread for the part below baseLimit, zeros above it.
       let end = page + 1;
       const lastPage = Math.floor((pos + dst.length - 1) / LAZY_PAGE);
-      while (end <= lastPage && !this.slot.has(end)) end++;
+      while (end <= lastPage && !this.slot.has(end) && !this.spilled.has(end)) end++;
       const n = Math.min(end * LAZY_PAGE - at, dst.length - done);
       const fromBase = Math.max(0, Math.min(n, this.baseLimit - at));
       if (fromBase > 0) this.pread(dst.subarray(done, done + fromBase), at);
@@ -160,10 +218,10 @@ export class LazyFile {
     }
   }
 
-  private pread(dst: Uint8Array, pos: number): void {
+  private pread(dst: Uint8Array, pos: number, fd = this.fd): void {
     let got = 0;
     while (got < dst.length) {
-      const m = fs.readSync(this.fd, dst, got, dst.length - got, pos + got);
+      const m = fs.readSync(fd, dst, got, dst.length - got, pos + got);
       if (m <= 0) {
         // The base is shorter than it was when opened (it is never written in place, so: damaged): zeros, as MEMFS
         // would give for a short file; SQLite reports the database as malformed if it matters.
@@ -177,10 +235,25 @@ export class LazyFile {
   /** The overlay page for `page`, created from the file's current bytes unless the caller overwrites all of it. */
   private pageForWrite(page: number, whole: boolean): Uint8Array {
     const s = this.slot.get(page);
-    if (s !== undefined) return this.slotView(s);
+    if (s !== undefined) {
+      // Most recently written last: the spill takes pages from the front.
+      this.slot.delete(page);
+      this.slot.set(page, s);
+      return this.slotView(s);
+    }
+    if (this.free.length === 0 && this.used >= this.memoryPages) this.spill();
     const ns = this.free.pop() ?? this.used++;
     if (ns >= this.slabs.length * SLAB_PAGES) this.slabs.push(newSlab());
     const view = this.slotView(ns);
+    const sp = this.spilled.get(page);
+    if (sp !== undefined) {
+      // Written again: back into memory (its spill slot is free from now on).
+      if (!whole) this.pread(view, sp * LAZY_PAGE, this.spillFd!);
+      this.spilled.delete(page);
+      this.spillFree.push(sp);
+      this.slot.set(page, ns);
+      return view;
+    }
     if (!whole) {
       const at = page * LAZY_PAGE;
       const n = Math.max(0, Math.min(LAZY_PAGE, this.size - at));
@@ -189,6 +262,39 @@ export class LazyFile {
     }
     this.slot.set(page, ns);
     return view;
+  }
+
+  /** Moves the least recently written pages in memory to the spill file, freeing their memory slots. */
+  private spill(): void {
+    if (this.spillFd === undefined) {
+      const file = path.join(this.dir, `.overlay-${process.pid}-${randomBytes(6).toString('hex')}.spill`);
+      this.spillFd = fs.openSync(file, 'w+', 0o600);
+      fs.unlinkSync(file); // open, unnamed: gone with the process whatever happens
+    }
+    const batch = Math.max(1, Math.min(SPILL_BATCH_PAGES, Math.floor(this.memoryPages / 8)));
+    const moves: [page: number, mem: number, at: number][] = [];
+    for (const [page, mem] of this.slot) {
+      if (moves.length >= batch) break;
+      moves.push([page, mem, this.spillFree.pop() ?? this.spillUsed++]);
+    }
+    moves.sort((a, b) => a[2] - b[2]);
+    // One write per run of consecutive spill slots.
+    const buf = Buffer.allocUnsafe(moves.length * LAZY_PAGE);
+    for (let i = 0; i < moves.length; ) {
+      let j = i + 1;
+      while (j < moves.length && moves[j]![2] === moves[j - 1]![2] + 1) j++;
+      for (let k = i; k < j; k++) buf.set(this.slotView(moves[k]![1]), (k - i) * LAZY_PAGE);
+      const len = (j - i) * LAZY_PAGE;
+      let w = 0;
+      while (w < len) w += fs.writeSync(this.spillFd, buf, w, len - w, moves[i]![2] * LAZY_PAGE + w);
+      i = j;
+    }
+    for (const [page, mem, at] of moves) {
+      this.slot.delete(page);
+      this.free.push(mem);
+      this.spilled.set(page, at);
+    }
+    this.spillWrites += moves.length;
   }
 
   private slotView(s: number): Uint8Array {

@@ -3,6 +3,7 @@ import { MemoryEngine } from '../../../src/engine/engine';
 import { recentTurns } from '../../../src/engine/vault/dailyLog';
 import { createTestEngine, turn, type TestEngine } from './builders';
 import { internals } from '../../../src/engine/internals';
+import type { Embedder } from '../../../src/engine/embed/embedder';
 
 describe('write path (engine)', () => {
   let t: TestEngine;
@@ -218,3 +219,61 @@ describe('write path: an entity mentioned again', () => {
     assert.deepEqual(store.itemSources.sourcesOf('gs:same-time').sort(), store.items.list({ kind: 'raw', conversation: 'same-time' }).map((i) => i.id).sort());
   });
 });
+
+describe('write path: a bulk import and the vectors behind it', () => {
+  /** An embedder whose answers wait until the test releases them: vectors fall behind as far as a test wants. */
+  class HeldEmbedder implements Embedder {
+    readonly id = 'held-test-64';
+    readonly dims = 64;
+    private held = true;
+    private readonly waiters: (() => void)[] = [];
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      while (this.held) await new Promise<void>((r) => this.waiters.push(r));
+      return texts.map((t) => { const v = new Float32Array(64); v[t.length % 64] = 1; return v; });
+    }
+    release(): void {
+      this.held = false;
+      for (const w of this.waiters.splice(0)) w();
+    }
+  }
+  const msgs = Array.from({ length: 1_200 }, (_, j) => ({
+    conversation: `bulk-${Math.floor(j / 40)}`, role: (j % 2 ? 'assistant' : 'user') as 'user' | 'assistant', at: 50_000 + j,
+    text: `Message ${j} of the migration log: table shard ${j % 97} moved to node ${j % 13}, checksum ${(j * 7919) % 100_003} verified.`,
+  }));
+  let t: TestEngine | undefined;
+  let embedder: HeldEmbedder;
+  afterEach(async () => { embedder?.release(); await t?.cleanup(); t = undefined; });
+
+  const start = async (vectorBacklog: number) => {
+    embedder = new HeldEmbedder();
+    t = await createTestEngine({ syncVault: false, embedder, vectorBacklog });
+    let done = false;
+    const imported = t.engine.importMessages(msgs).then((ids) => { done = true; return ids; });
+    const pending = () => internals(t!.engine).index.pendingVectorCount;
+    // Until every message is written and waits for its vector, or the import returned.
+    for (let i = 0; i < 400 && !done && pending() < msgs.length; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 200));
+    return { imported, done: () => done, pending };
+  };
+
+  it('waits for vectors once more than `vectorBacklog` texts wait for one, and returns with at most half of it waiting', async function () {
+    this.timeout(60_000);
+    const run = await start(300);
+    assert.ok(run.pending() >= msgs.length, `${run.pending()} texts waiting`);
+    assert.equal(run.done(), false, 'the import waits while the vectors are held back');
+    embedder.release();
+    const ids = await run.imported;
+    assert.equal(ids.length, msgs.length);
+    assert.ok(run.pending() <= 150, `${run.pending()} texts still waiting`);
+    await internals(t!.engine).index.embedPending();
+    assert.ok(ids.every((id) => internals(t!.engine).index.hasVector(id)), 'every message gets its vector');
+  });
+
+  it('without the bound the same import returns with every text still waiting (what the bound prevents)', async function () {
+    this.timeout(60_000);
+    const run = await start(Infinity);
+    await run.imported;
+    assert.ok(run.pending() >= msgs.length, `${run.pending()} texts waiting`);
+  });
+});
+

@@ -5,7 +5,7 @@
 // snapshot past the threshold on), compacts by streaming, and reopens with every row; a process that reads a snapshot another process then replaces keeps its bytes.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
 import { LAZY_PAGE, LazyFile } from '../../../src/engine/store/lazyFile';
@@ -213,5 +213,151 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
     assert.equal(b.items.get('fa:b1999')!.text, `beta 1999 `.repeat(30), 'and catches up');
     await a.close();
     await b.close();
+  });
+
+  describe('its memory is bounded: past it the least recently written pages go to a spill file', () => {
+    const restoreOverlay = (): (() => void) => {
+      const start = process.env.MEMORY_STORE_OVERLAY_BYTES;
+      return () => {
+        if (start === undefined) delete process.env.MEMORY_STORE_OVERLAY_BYTES;
+        else process.env.MEMORY_STORE_OVERLAY_BYTES = start;
+      };
+    };
+
+    it('reads like the same bytes in memory with 3 pages in memory under random writes, reads and truncations; no spill file is left in the folder', () => {
+      const dir = tempDir();
+      const rnd = prng(61);
+      const base = new Uint8Array(LAZY_PAGE * 12 + 321).map(() => Math.floor(rnd() * 256));
+      const file = path.join(dir, 'base.db');
+      writeFileSync(file, base);
+      const before = sha(readFileSync(file));
+      const lz = new LazyFile(file, { memoryBytes: 3 * LAZY_PAGE });
+      const model = new Model(base);
+      let maxSpilled = 0;
+      for (let step = 0; step < 1500; step++) {
+        const op = rnd();
+        const size = model.bytes.length;
+        if (op < 0.5) {
+          const len = 1 + Math.floor(rnd() * LAZY_PAGE * 3);
+          const pos = Math.floor(rnd() * (size + LAZY_PAGE * 2));
+          const src = new Uint8Array(len).map(() => Math.floor(rnd() * 256));
+          assert.equal(lz.write(src, 0, len, pos), Math.max(size, pos + len));
+          model.write(src, pos);
+        } else if (op < 0.56) {
+          const n = Math.floor(rnd() * (size + LAZY_PAGE));
+          lz.truncate(n);
+          model.truncate(n);
+        } else {
+          const pos = Math.floor(rnd() * (size + 10));
+          const len = Math.floor(rnd() * LAZY_PAGE * 5);
+          const dst = new Uint8Array(len);
+          const got = lz.read(dst, 0, len, pos);
+          const want = model.bytes.subarray(Math.min(pos, size), Math.min(pos + len, size));
+          assert.equal(got, want.length, `step ${step}: read length`);
+          assert.deepEqual(dst.subarray(0, got), want, `step ${step}: read bytes`);
+        }
+        assert.ok(lz.dirtyPages - lz.spilledPages <= 3, `step ${step}: ${lz.dirtyPages - lz.spilledPages} pages in memory`);
+        maxSpilled = Math.max(maxSpilled, lz.spilledPages);
+      }
+      assert.ok(maxSpilled > 3 && lz.spillWritePages > maxSpilled, `spilled up to ${maxSpilled} pages, ${lz.spillWritePages} moves`);
+      assert.deepEqual(readAll(lz), model.bytes);
+      assert.deepEqual(readdirSync(dir), ['base.db'], 'the spill file has no name while it is open');
+      const next = path.join(dir, 'next.db');
+      const fd = openSync(next, 'w');
+      assert.equal(lz.writeTo(fd), model.bytes.length);
+      closeSync(fd);
+      assert.deepEqual(new Uint8Array(readFileSync(next)), model.bytes, 'the snapshot streamed from base, memory and spill file');
+      lz.rebase(next);
+      assert.equal(lz.dirtyPages, 0);
+      assert.equal(lz.spilledPages, 0);
+      assert.deepEqual(readAll(lz), model.bytes);
+      lz.write(new Uint8Array(LAZY_PAGE * 6).fill(7), 0, LAZY_PAGE * 6, 0); // spills again after a rebase
+      model.write(new Uint8Array(LAZY_PAGE * 6).fill(7), 0);
+      assert.ok(lz.spilledPages > 0);
+      assert.deepEqual(readAll(lz), model.bytes);
+      lz.close();
+      assert.equal(sha(readFileSync(file)), before, 'the snapshot on disk was only read');
+      assert.deepEqual(readdirSync(dir).sort(), ['base.db', 'next.db']);
+    });
+
+    it('SQLite runs on it with 8 pages in memory: the same rows as an in-memory twin, integrity ok', async function () {
+      this.timeout(60_000);
+      const restore = restoreOverlay();
+      try {
+        const SQL = await loadSqlJs();
+        const dir = tempDir();
+        const seed = new SQL.Database();
+        seed.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT UNIQUE, b BLOB)');
+        seed.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t SELECT i, 'k' || i, randomblob(1500) FROM n");
+        const file = path.join(dir, 'memory.db');
+        writeFileSync(file, seed.export());
+        const twin = new SQL.Database(readFileSync(file));
+        process.env.MEMORY_STORE_LAZY_FROM = '0';
+        process.env.MEMORY_STORE_OVERLAY_BYTES = String(8 * LAZY_PAGE);
+        const lazy = new SQL.Database(openSnapshot(file)!);
+        lazy.exec('PRAGMA cache_size = 4'); // SQLite's own cache small too: the pages are read back from the spill file
+        const lz = lazyFileOf(lazy)!;
+        const both = (sql: string) => {
+          twin.exec(sql);
+          lazy.exec(sql);
+        };
+        const rows = (db: Database) => db.exec('SELECT count(*), sum(id), sum(length(b)), group_concat(k), group_concat(hex(substr(b, 1, 4))) FROM t')[0]!.values[0];
+        both("UPDATE t SET b = x'0102' || substr(b, 3) WHERE id % 3 = 0; DELETE FROM t WHERE id % 5 = 0");
+        both("INSERT INTO t (k, b) SELECT 'n' || id, substr(b, 1, 900) FROM t WHERE id % 2 = 0");
+        assert.ok(lz.spilledPages > 100, `${lz.spilledPages} pages spilled`);
+        assert.ok(lz.dirtyPages - lz.spilledPages <= 8);
+        assert.deepEqual(rows(lazy), rows(twin));
+        assert.equal(lazy.exec('PRAGMA integrity_check')[0]!.values[0]![0], 'ok');
+        both('VACUUM');
+        assert.deepEqual(rows(lazy), rows(twin));
+        assert.equal(lazy.exec('PRAGMA integrity_check')[0]!.values[0]![0], 'ok');
+        lazy.close();
+        twin.close();
+        seed.close();
+        assert.deepEqual(readdirSync(dir), ['memory.db']);
+      } finally {
+        restore();
+      }
+    });
+
+    it('a store whose overlay spills compacts by streaming and reopens with every row', async function () {
+      this.timeout(120_000);
+      const restore = restoreOverlay();
+      try {
+        process.env.MEMORY_STORE_LAZY_FROM = String(1 << 20);
+        process.env.MEMORY_STORE_OVERLAY_BYTES = String(16 * LAZY_PAGE);
+        const dir = tempDir();
+        const text = (i: number) => `fact ${i} ` + 'klmnopqrst'.repeat(30 + (i % 13));
+        const put = async (s: Store, from: number, n: number) => {
+          for (let i = from; i < from + n; i += 250) {
+            await s.transaction((tx) => { for (let k = i; k < Math.min(from + n, i + 250); k++) tx.items.put({ id: `fa:g${(k * 7919) % 100_003}`, kind: 'fact', text: text(k), created: 1_000 + k }); });
+          }
+        };
+        let s = await Store.open({ dir, watch: false });
+        await put(s, 0, 5_000);
+        assert.equal(await s.compact(), true);
+        const lz = lazyFileOf((s as unknown as { db: Database }).db)!;
+        assert.ok(lz);
+        await put(s, 5_000, 2_000);
+        assert.ok(lz.spilledPages > 50, `${lz.spilledPages} pages spilled`);
+        assert.ok(lz.overlayBytes <= 1 << 20, `${lz.overlayBytes} bytes in memory`);
+        assert.equal(s.items.get(`fa:g${(6_999 * 7919) % 100_003}`)!.text, text(6_999));
+        assert.equal(await s.compact(), true);
+        assert.equal(lz.dirtyPages, 0);
+        await put(s, 7_000, 300);
+        await s.close();
+        const SQL = await loadSqlJs();
+        const plain = new SQL.Database(readFileSync(path.join(dir, 'memory.db')));
+        assert.equal(plain.exec('PRAGMA integrity_check')[0]!.values[0]![0], 'ok');
+        plain.close();
+        s = await Store.open({ dir, watch: false });
+        for (const k of [0, 1_234, 4_999, 5_000, 6_543, 7_299]) assert.equal(s.items.get(`fa:g${(k * 7919) % 100_003}`)!.text, text(k), `fact ${k}`);
+        assert.equal(s.items.count(), 7_300);
+        await s.close();
+        assert.deepEqual(readdirSync(dir).filter((f) => f.includes('spill')), []);
+      } finally {
+        restore();
+      }
+    });
   });
 });
