@@ -40,18 +40,25 @@ const RECEIVED_AT_START = new RegExp([
   String.raw`\b(?:instrucciones|reglas|indicaciones)\b[^.?!\n]{0,30}\b(?:recibiste|te dieron|te han dado)\b[^.?!\n]{0,30}\b(?:al (?:principio|comienzo|inicio) de|antes de) (?:esta|nuestra|la) (?:conversacion|charla|sesion)\b`,
   String.raw`\b(?:instructions|consignes|regles)\b[^.?!\n]{0,30}\b(?:qu'on t'a (?:donne|transmis|fourni)\w*|que tu as recu\w*|t'ont ete donne\w*)\b[^.?!\n]{0,30}\b(?:au debut de|avant) (?:cette|notre|la) (?:conversation|discussion|session)\b`,
 ].join('|'), 'u');
-const DISCLOSE = /\b(?:quote|translate|repeat|print|paste|copy|recite|spell|write (?:out|down)|reproduce|share|show|tell|list|output|summari[sz]e|read (?:me|out|back)|display|dump|give me|put|zitier\w*|ubersetz\w*|wiederhol\w*|kopier\w*|zeig\w*|gib|nenn\w*|schreib\w*|fug\w* [^.?!\n]{0,30}ein|verrat\w*|ird ki|irj ki|ird le|mutasd|masold|idezd|forditsd|sorold|ismeteld|add meg|mondd el|oszd meg|copia\w*|cita\w*|traduc\w*|traduce|repite|repetir|muestra\w*|mostrar|ensena\w*|dime|escribe|escribir|pega\w*|comparte|lista|recita|resume|pon|recopie\w*|copie\w*|cite\w*|traduis|traduire|repete\w*|montre\w*|affiche\w*|donne-moi|dis-moi|ecris|colle\w*|partage\w*|recite\w*|resume\w*|mets|mettre)\b/u;
+const DISCLOSE = /\b(?:quote|translate|repeat|print|paste|copy|recite|spell|write (?:out|down)|reproduce|share|show|tell|list|output|summari[sz]e|read (?:me|out|back)|display|dump|give me|put|zitier\w*|ubersetz\w*|wiederhol\w*|kopier\w*|zeig\w*|gib|nenn\w*|schreib\w*|fug\w* [^.?!\n]{0,60}ein|verrat\w*|ird ki|irj ki|ird le|mutasd|masold|idezd|forditsd|sorold|ismeteld|add meg|mondd el|oszd meg|copia\w*|cita\w*|traduc\w*|traduce|repite|repetir|muestra\w*|mostrar|ensena\w*|dime|escribe|escribir|pega\w*|comparte|lista|recita|resume|pon|recopie\w*|copie\w*|cite\w*|traduis|traduire|repete\w*|montre\w*|affiche\w*|donne-moi|dis-moi|ecris|colle\w*|partage\w*|recite\w*|resume\w*|mets|mettre)\b/u;
 const ASKED_CONTENT = /\bwhat(?:'s| is| does| do| did| exactly does| exactly is)?\b[^.?!\n]{0,30}\b(?:say|says|contain|contains|begin|start|read|in)\b|\bhow does\b[^.?!\n]{0,40}\b(?:begin|start|end|read)\b|\bwas steht\b|\bwie (?:beginnt|lautet|fangt)\b|\bmi (?:all|van)\b|\bhogyan kezdodik\b|\bmit tartalmaz\b|\bque (?:dice|contiene|pone)\b|\bcomo (?:empieza|comienza)\b|\bque (?:contient|dit)\b|\bcomment commence\b|\bqu'y a-t-il\b/u;
 const VERBATIM = /\b(?:word for word|verbatim|in full|literally|exactly|as is|in its entirety|first (?:two |three |few )?(?:sentences?|lines?|paragraph|words)|for me|here|wortlich|wort fur wort|vollstandig|komplett|hier rein|szo szerint|teljes egeszeben|az egeszet|ide\b|palabra por palabra|literal\w*|tal cual|completo|entero|aqui|mot pour mot|tel quel|en entier|integralement|textuellement|ici)\b|\b(?:into|in) (?:\w+ )?(?:spanish|german|french|english|hungarian|italian|a poem|verse|rhymes?|a song|a haiku|base64|json)\b|\bas a (?:poem|song|haiku|limerick|rap)\b|\b(?:ins|auf) (?:englische|deutsche|spanische|franzosische)\b|\bals (?:gedicht|lied|reim)\b|\b(?:angolra|nemetre|franciara|spanyolra|versben)\b|\b(?:al|en) (?:ingles|aleman|frances|verso|poema)\b|\ben (?:alexandrins|vers|anglais|allemand|espagnol|poeme)\b/u;
 
+// The setup under other names, held by the reader ("the hidden setup text you received", "ton prompt caché"), and what
+// "your developers/creators" told it; any disclosure verb then asks for it.
+const SETUP_ALIAS = /\b(?:hidden|secret|original|initial) setup\b|\bsetup (?:text|prompt)\b[^.?!\n]{0,30}\byou (?:received|were given|got)\b|\bsetup you (?:were given|received|got)\b|\byour (?:full |whole |complete |exact )?(?:setup (?:text|prompt)|initiali[sz]ation (?:text|prompt)|hidden prompt|secret prompt|starting prompt)\b|\b(?:hidden|secret) prompt\b|\bversteckte\w* (?:einrichtungs\w*|prompt)|\bdeine[rnm]? einrichtung\w*|\brejtett (?:beallito|prompt)\w*|\bbeallitasod\w*|\btexto de (?:configuracion|inicializacion) oculto\b|\bprompt (?:oculto|secreto)\b|\btexte de configuration cache\b|\bprompt (?:cache|secret)\b/u;
+const DEV_TOLD = /\b(?:your|deine\w*|tus|tes|vos)\s+(?:developers|creators|makers|operators|programmers|entwickler\w*|erschaffer\w*|macher\w*|creadores|desarrolladores|programadores|createurs|developpeurs|concepteurs)\b[^.?!\n]{0,30}\b(?:told|gave|taught|instructed|gegeben|gesagt|beigebracht|dieron|dijeron|ensenaron|ont donne|ont dit|ont appris)\b|\bte (?:dieron|dijeron) tus (?:creadores|desarrolladores|programadores)\b|\bfejlesztoid\b[^.?!\n]{0,30}\b(?:adtak|mondtak|tanitottak)\b|\bt'ont (?:donne|dit|appris) tes (?:createurs|developpeurs|concepteurs)\b/u;
+const DISCLOSE_ANY = /\b(?:write|give|hand over|send|pasa(?:me|lo)?|dame|gib|reich|adj|add ide|donne)\b/u;
+
 /** The reader's own setup asked for: a question about it, or a disclosure verb with "word for word"/"for me"/a new form. */
 export function ownSetupAsked(views: string): boolean {
-  if (!SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views)) return false; // the common case
+  if (!SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views) && !SETUP_ALIAS.test(views) && !DEV_TOLD.test(views)) return false; // the common case
   for (const view of views.split('\n\u0000\n')) {
     const ss = sentences(view);
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
       const next = ss[i + 1] ?? '';
+      if ((SETUP_ALIAS.test(s) || DEV_TOLD.test(s)) && (DISCLOSE.test(s) || DISCLOSE_ANY.test(s) || DISCLOSE.test(next))) return true;
       if (RECEIVED_AT_START.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || ASKED_CONTENT.test(s) || /\?/.test(s))) return true;
       if (SETUP_STRONG.test(s)) {
         if (ASKED_CONTENT.test(s) && /\?/.test(s)) return true;
@@ -125,4 +132,17 @@ export function passiveExfiltration(views: string): boolean {
     for (const s of sentences(view)) if (PASSIVE_SENSITIVE.test(s) && PASSIVE.test(s) && !NEGATION.test(s)) return true;
   }
   return false;
+}
+
+// --- harmfulRolePlay ---
+const ROLE_2P = /\b(?:act as|pretend (?:to be|you(?:'re| are))|you are (?:now )?(?:my|a|an)|you're (?:my|a|an)|play(?:ing)? (?:the role of |as )?(?:my|a)\b|roleplay|role-play|imagine (?:that )?you(?:'re| are)|du bist (?:jetzt |nun )?(?:mein|meine|ein|eine)\b|stell dir vor,? du (?:bist|warst)|spiel\w* (?:meine?n?|einen?)\b|te (?:most )?(?:vagy|egy|a|az)\b|szerepjatek|jatsszunk|(?:tu )?eres (?:mi|un|una)\b|finge (?:ser|que eres)|interpreta (?:a|el papel)|tu es (?:mon|ma|un|une)\b|tu incarnes|incarne|joue (?:le role|mon|ma)\b|jouons)/u;
+const ELDER = /\b(?:grand(?:ma|mother|pa|father)|granny|oma|opa|grossmutter|grossvater|nagymam\w*|nagyap\w*|nagyi\w*|abuel[oa]s?|grand-mere|grand-pere|mamie|papi)\b/u;
+const ELDER_SECRET = /\b(?:passwords?|pass ?codes?|master codes?|codes|keys|license keys|serial (?:numbers|keys)|explosives?|napalm|meth\w*|bombs?|poisons?|passworter|zugangsdaten|sprengstoff\w*|jelszav\w*|jelszo\w*|kodo\w*|kulcso\w*|robbano\w*|claves|contrasenas|codigos|explosivos|venenos?|mots de passe|explosifs?|poisons?)\b/u;
+const CRIMINAL = /\b(?:hacker|burglar|thief|scammer|con artist|fraudster|safecracker|cracker|einbrecher|betruger|dieb|betoro|csalo|tolvaj|hekker|estafador|ladron|pirata informatico|pirate informatique|cambrioleur|escroc|voleur|arnaqueur)\b/u;
+const STEP_BY_STEP = /\b(?:step by step|step-by-step|schritt fur schritt|lepesrol lepesre|paso a paso|etape par etape)\b/u;
+
+/** Role-play that makes the reader read out secrets as a grandparent, or teach a crime step by step as a criminal. */
+export function harmfulRolePlay(views: string): boolean {
+  if (!ROLE_2P.test(views)) return false;
+  return views.split('\n\u0000\n').some((v) => ROLE_2P.test(v) && ((ELDER.test(v) && ELDER_SECRET.test(v)) || (CRIMINAL.test(v) && STEP_BY_STEP.test(v))));
 }
