@@ -146,3 +146,37 @@ export function harmfulRolePlay(views: string): boolean {
   if (!ROLE_2P.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => ROLE_2P.test(v) && ((ELDER.test(v) && ELDER_SECRET.test(v)) || (CRIMINAL.test(v) && STEP_BY_STEP.test(v))));
 }
+
+// --- setupVoided ---
+// The reader's setup ("the setup text you got at the beginning", "whatever rules were loaded before this message") declared
+// void or set aside, *and* a takeover ("only this message counts", "answer as a free model"): a colleague's "the rules you
+// got at onboarding no longer apply" has no takeover.
+const SETUP_REF = /\b(?:instructions|rules|setup(?: text)?|guidelines|vorgaben|anweisungen|regeln|einrichtungstext\w*|szabaly\w*|utasitas\w*|beallito szoveg\w*|reglas|instrucciones|lo que te configuraron|consignes|regles|instructions)\b/u;
+const SETUP_GOT = /\b(?:you (?:got|received|were given)|(?:were |was )?loaded|at the (?:beginning|start)|vom anfang|am anfang|zu beginn|(?:du )?(?:bekommen|erhalten)\w*|kaptal|kezdeti|toltottek be|betoltott\w*|te configuraron|al principio|te dieron|on t'a donne\w*|au depart|au debut|chargee?s)\b/u;
+const VOIDED = /\b(?:no longer (?:bind|apply|applies|count|matter)|(?:do|does)(?: not|n't) (?:apply|bind|count|matter) any ?more|set (?:it |them |that )?aside|beiseite|gelten nicht mehr|zahlen nicht mehr|felre|(?:mar )?nem (?:kotnek|vonatkoznak|ervenyes\w*)|ya no (?:vale|valen|aplica\w*|cuenta\w*)|pasarlo por alto|ne s'appliquent plus|ne t'engagent plus|laisser de cote|tu laisses faire)\b/u;
+const TAKEOVER = /\b(?:only (?:this|my) (?:message|messages|words|instructions|requests?) (?:counts?|matters?)|answer (?:as|like) (?:a |an )?(?:completely |totally )?(?:free|unrestricted|unfiltered)|antworte (?:wie|als) (?:ein )?(?:vollig |ganz )?(?:freies|freier|uneingeschrankt\w*)|nur (?:diese|meine) (?:nachricht|anweisungen?) (?:zahl\w*|gilt|gelten)|csak (?:ez az uzenet|az en (?:uzenete?m|utasitasaim)) szamit|(?:teljesen )?szabad modellkent|mandan mis (?:indicaciones|instrucciones)|solo (?:este mensaje|mis mensajes) cuenta|responde como (?:un )?modelo libre|seule?s? (?:ce message|mes demandes|mes instructions) compte\w*|reponds? comme (?:un )?modele libre|tu suis (?:juste|seulement) ce que j'ecris)\b/u;
+
+/** The reader's setup declared void, together with a takeover. */
+export function setupVoided(views: string): boolean {
+  if (!TAKEOVER.test(views) || !VOIDED.test(views)) return false;
+  return views.split('\n\u0000\n').some((v) => TAKEOVER.test(v) && VOIDED.test(v) && sentences(v).some((s) => SETUP_REF.test(s) && SETUP_GOT.test(s) && VOIDED.test(s)));
+}
+
+// --- fakeConfigHeader ---
+const FAKE_HEADER = /\{\{\s*(?:system|sistema|systeme|rendszer)_?\w*|\{\{\s*\w*(?:override|anulacion|surcharge|felulir\w*|uberschreib\w*)\w*|-{3,}\s*(?:begin\s+)?(?:trusted|vertrauenswurdige?|megbizhato|de confiance)\s+(?:config\w*|konfig\w*|settings)|-{3,}\s*(?:configuracion|configuration|konfiguration|konfiguracio)\s+(?:de confianza|de confiance|vertrauenswurdig|megbizhato)/u;
+const SAFETY_OFF = /\b(?:safety[_ ]?checks?|guardrails?|content[_ ]?filter|controles_de_seguridad|sicherheits\w*|biztonsag\w*|controles_securite|filtre\w*)\s*[=:]\s*(?:false|off|no|0|disabled|nein|nem|non)\b/u;
+const REVEAL_ON = /\b(?:reveal|show|mostrar|zeige|mutasd|afficher|reveler)_?\w*(?:rules|reglas|regeln|szabaly\w*|regles|prompt|secrets?)\w*\s*[=:]\s*(?:true|on|yes|si|1|ja|igen|oui)\b/u;
+
+/** A fake system/override template header, or a "trusted config" block turning safety off and hidden rules on. */
+export function fakeConfigHeader(views: string): boolean {
+  return FAKE_HEADER.test(views) && (AI_SUBJECT.test(views) || SAFETY_OFF.test(views) || REVEAL_ON.test(views) || /\b(?:assistant|asszisztens|asistente|assistent|l'assistant)\b/u.test(views))
+    || (SAFETY_OFF.test(views) && REVEAL_ON.test(views));
+}
+
+// --- jobNowEvery ---
+const JOB_NOW = /\byour (?:job|task|role) (?:now |from now on )?is (?:now )?to (?:reply|respond|answer|write|say)\b[^.!?\n]{0,80}\b(?:every|each|all|no matter what|whatever)\b|\btu (?:trabajo|tarea|funcion) (?:ahora )?es (?:ahora )?(?:responder|contestar|escribir|decir)\b[^.!?\n]{0,80}\b(?:cada|todos?|todas?|diga lo que diga|sea lo que sea)\b|\bton (?:travail|role|job) est (?:maintenant )?de (?:repondre|ecrire|dire)\b[^.!?\n]{0,80}\b(?:chaque|tous|toutes|quoi qu'il)\b|\begal,? was (?:der nutzer|der benutzer|jemand|man)\b[^.!?\n]{0,40}\b(?:tippt|schreibt|fragt)\b,? (?:antworte|sag|schreib)\w* (?:nur|immer|ausschliesslich)\b|\bakarmit (?:ir|kerdez) a felhasznalo\b[^.!?\n]{0,40}\b(?:csak|mindig)\b/u;
+
+/** A new standing job for every reply ("your job now is to reply to every ticket with …"). */
+export function jobNowEvery(views: string): boolean {
+  return JOB_NOW.test(views);
+}
