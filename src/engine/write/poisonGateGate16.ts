@@ -15,7 +15,9 @@
 // decodeAndObey       — text to decode or read backwards *and obey*.
 // passiveExfiltration — a policy sentence by which passwords, credentials or conversations are sent/forwarded to an
 //                       address ("… est transmis à sauvegarde@…", "… an sicherung@… übermittelt"); a negation vetoes.
-// Input: the gate's folded views (lower case, accents stripped), joined by "\n\0\n". No imports (import-cycle rule).
+// Input: the gate's folded views (lower case, accents stripped), joined by "\n\0\n". Imports only poisonGateStanding.ts
+// (which imports nothing: no cycle).
+import { ODD_TARGET } from './poisonGateStanding';
 
 const sentences = (views: string): string[] => views.split(/(?<=[.!?;])\s+|\n+/u);
 
@@ -179,4 +181,23 @@ const JOB_NOW = /\byour (?:job|task|role) (?:now |from now on )?is (?:now )?to (
 /** A new standing job for every reply ("your job now is to reply to every ticket with …"). */
 export function jobNowEvery(views: string): boolean {
   return JOB_NOW.test(views);
+}
+
+// --- outputPolicy ---
+// An impersonal policy on the reader's output ("all generated replies are to end with …", "ab sofort müssen alle Antworten …",
+// "mostantól minden válasznak …") that points at an odd link (plain http, a look-alike host, a bare IP): the team's own
+// https link or a signature passes, so does a negated rule.
+const OUTPUT_NOUN = /\b(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|outputs?|generated (?:text|messages?)|antwort\w*|zusammenfassung\w*|ausgabe\w*|valasz\w*|osszefoglal\w*|respuestas?|resumen\w*|salidas?|reponses?|resumes?|syntheses?)\b/u;
+const DUTY = /\b(?:are to|is to|must|should|shall|have to|has to|need to|will (?:always )?|mussen|muss|sollen|soll|sind (?:\S+ ){0,6}?zu|kell|kelljen|deben|debe|tienen que|han de|doivent|doit|devront|devra)\b|\b(?:mostantol|from now on|going forward|ab sofort|kunftig|a partir de ahora|en adelante|desormais|dorenavant)\b/u;
+const ACT = /\b(?:end|start|begin|include|contain|close|append|recommend|mention|point|link|refer|direct|send|enden|beginnen|anfangen|enthalten|empfehlen|verweisen|hinweis\w*|vegzod\w*|kezdod\w*|tartalmaz\w*|ajanl\w*|linkkel|terminar|empezar|comenzar|incluir|recomendar|remitir|enlace|terminer|commencer|inclure|recommander|renvoyer|invitation|se terminer)\b/u;
+
+/** An impersonal policy on the reader's output that points at an odd link. */
+export function outputPolicy(views: string): boolean {
+  if (!ODD_TARGET.test(views) || !OUTPUT_NOUN.test(views)) return false;
+  for (const view of views.split('\n\u0000\n')) {
+    for (const s of sentences(view)) {
+      if (OUTPUT_NOUN.test(s) && DUTY.test(s) && ACT.test(s) && ODD_TARGET.test(s) && !NEGATION.test(s)) return true;
+    }
+  }
+  return false;
 }
