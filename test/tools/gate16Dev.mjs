@@ -25,8 +25,7 @@ function extraRows(cfg) {
     for (const v of T.readJsonl(join(root, file))) {
       const r = T.toRow(v, file);
       if (mode === 'attacks' && !r.attack) continue;
-      if (mode === 'nonquoting' && !T.trainsOn(T.AUTHORS_TRAIN_FILE, v)) continue;
-      if (mode === 'nonquoting' && file !== T.AUTHORS_TRAIN_FILE && !T.trainsOn(file, v)) continue;
+      if (mode === 'nonquoting' && !T.trainsOn(file, v)) continue;
       out.push(r);
     }
   }
