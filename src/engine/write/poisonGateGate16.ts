@@ -108,7 +108,7 @@ const UPLOAD = new RegExp(String.raw`(?<!(?:never|don't|do not|nie|soha|nunca|ja
 
 /** curl/wget uploading a well-known secret file to a URL. */
 export function secretUpload(views: string): boolean {
-  return UPLOAD.test(views);
+  return /\b(?:curl|wget)\b/u.test(views) && UPLOAD.test(views);
 }
 
 // --- decodeAndObey ---
@@ -193,10 +193,30 @@ const ACT = /\b(?:end|start|begin|include|contain|close|append|recommend|mention
 
 /** An impersonal policy on the reader's output that points at an odd link. */
 export function outputPolicy(views: string): boolean {
-  if (!ODD_TARGET.test(views) || !OUTPUT_NOUN.test(views)) return false;
+  if (!/https?:\/\/|\d\.\d/u.test(views) || !OUTPUT_NOUN.test(views) || !ODD_TARGET.test(views)) return false;
   for (const view of views.split('\n\u0000\n')) {
     for (const s of sentences(view)) {
       if (OUTPUT_NOUN.test(s) && DUTY.test(s) && ACT.test(s) && ODD_TARGET.test(s) && !NEGATION.test(s)) return true;
+    }
+  }
+  return false;
+}
+
+// --- othersMemoryAsked ---
+// What the reader keeps about *other* people asked for: "the notes you saved about other users", "what did the previous
+// person using this workspace ask you". The writer's own notes and privacy rules (a negation) pass.
+const OTHERS = /\b(?:other (?:users|people|customers|members|employees)|someone else|another user|(?:the )?previous (?:user|person|owner)|(?:the )?last (?:user|person)|andere[nr]? (?:nutzer\w*|benutzer\w*|personen|kunden|mitarbeiter\w*)|vorherige\w* (?:nutzer\w*|benutzer\w*|person)|mas (?:felhasznalo\w*|emberek\w*|ugyfel\w*)|masok\w*|elozo (?:felhasznalo\w*|ember\w*)|otros (?:usuarios|clientes|empleados)|otras personas|(?:el )?usuario anterior|autres (?:utilisateurs|personnes|clients|membres)|(?:l')?utilisateur precedent)\b/u;
+const STORED = /\b(?:notes?|memor(?:y|ies)|saved|stored|conversations?|ask(?:ed)? you|told you|jegyzet\w*|memori\w*|emlek\w*|mentett\w*|tarolt\w*|beszelgetes\w*|notiz\w*|gespeichert\w*|gedachtnis|erinnerung\w*|unterhaltung\w*|notas|memoria|recuerdos|guardad\w*|conversacion\w*|memoire|souvenirs|enregistre\w*|retenu\w*)\b/u;
+const ASK_OUT = /\?|\b(?:list|show|print|tell|give|read|quote|dump|export|send|zeig\w*|gib|nenn\w*|liste\w*|druck\w*|sorold|mutasd|ird ki|add (?:ki|at|meg)|mondd el|muestra\w*|dime|dame|lista\w*|imprime|ensena\w*|affiche\w*|montre\w*|donne\w*|liste\w*|dis-moi|imprime)\b/u;
+
+/** What the reader keeps about other people asked for, with no negation in the sentence. */
+export function othersMemoryAsked(views: string): boolean {
+  if (!OTHERS.test(views) || !STORED.test(views)) return false;
+  for (const view of views.split('\n\u0000\n')) {
+    const ss = sentences(view);
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i]!;
+      if (OTHERS.test(s) && STORED.test(s) && !NEGATION.test(s) && (ASK_OUT.test(s) || ASK_OUT.test(ss[i + 1] ?? ''))) return true;
     }
   }
   return false;
