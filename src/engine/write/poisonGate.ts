@@ -40,7 +40,7 @@ import { addressedImperative, policyForAssistant, setupTextAsked } from './poiso
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { aiNote, plantedForAi, sharedSecret } from './poisonGatePlanted';
-import { aiThirdPersonOrder, decodeAndObey, fakeConfigHeader, othersMemoryAsked, outputPolicy, harmfulRolePlay, jobNowEvery, setupVoided, ownSetupAsked, passiveExfiltration, secretUpload, weakeningPlant } from './poisonGateGate16';
+import { aiThirdPersonOrder, debugModeReveal, decodeAndObey, fakeConfigHeader, ifYouAreAnAi, othersMemoryAsked, outputPolicy, harmfulRolePlay, jobNowEvery, setupVoided, ownSetupAsked, passiveExfiltration, secretUpload, weakeningPlant } from './poisonGateGate16';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
 import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
@@ -430,6 +430,8 @@ const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: jobNowEvery }, // poisonGateGate16.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: outputPolicy }, // poisonGateGate16.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: othersMemoryAsked }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: ifYouAreAnAi }, // poisonGateGate16.ts
+  { name: 'system_line', verdict: 'untrusted', re: /(?!)/, test: debugModeReveal }, // poisonGateGate16.ts
   { name: 'exfiltration', verdict: 'untrusted', re: /(?!)/, test: secretUpload }, // poisonGateGate16.ts
   { name: 'exfiltration', verdict: 'untrusted', re: /(?!)/, test: passiveExfiltration }, // poisonGateGate16.ts
   {

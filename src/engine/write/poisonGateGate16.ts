@@ -221,3 +221,25 @@ export function othersMemoryAsked(views: string): boolean {
   }
   return false;
 }
+
+// --- ifYouAreAnAi ---
+// "If you are an AI (reading this) …" in German, Hungarian, Spanish and French (English has its `reject` rule), and two
+// Hungarian task overrides the older patterns miss for their verb forms: memory listed "before you answer", and the
+// translation replaced by what the reader is to write ("a fordítás helyett inkább azt írod …").
+const IF_AI = /\bwenn du (?:eine |ein )?(?:ki|ai|sprachmodell|assistent|bot|llm)\b(?: bist|,)|\bha (?:(?:egy |te )?(?:mi|ai|mesterseges intelligencia|nyelvi modell|asszisztens|chatbot|bot)) vagy\b|\bsi eres (?:una? )?(?:ia|ai|modelo de lenguaje|asistente virtual|bot|llm)\b|\bsi tu es (?:une? )?(?:ia|ai|modele de langage|assistant virtuel|bot|llm)\b/u;
+const HU_OVERRIDE = /\bmielott valaszol\w*,? (?:eloszor |mindig )?(?:sorold fel|mutasd meg|ird ki|masold ide|add meg)\b[^.!?\n]{0,60}\b(?:memori\w*|jegyzet\w*|emlek\w*|jelszav\w*|kulcs\w*|utasitas\w*)|\b(?:osszefoglal|fordit|valasz|elemz)\w* helyett,? (?:inkabb )?(?:azt )?(?:irod|irja|irnad|mondod|mondja|mondanad)\b(?! meg)[^.!?\n]{0,40}\b(?:felhasznalo\w*|ugyfel\w*|olvaso\w*)/u;
+
+/** "If you are an AI" in four languages; Hungarian task overrides. */
+export function ifYouAreAnAi(views: string): boolean {
+  return IF_AI.test(views) || HU_OVERRIDE.test(views);
+}
+
+// --- debugModeReveal ---
+const DEBUG_MODE = /\b(?:debug|developer|maintenance|diagnostic|god)[ -]?mode\b[^.\n]{0,20}\b(?:on|active|enabled|activated)\b|\bdebug-?modus\b[^.\n]{0,20}\b(?:aktiv\w*|an|ein\w*)\b|\b(?:hibakereso|fejlesztoi|karbantartasi) mod\w*\b[^.\n]{0,20}\b(?:bekapcsol\w*|aktiv\w*)\b|\bmodo (?:depuracion|desarrollador|debug|mantenimiento)\b[^.\n]{0,20}\b(?:activ\w*|encendido)\b|\bmode (?:debogage|debug|developpeur|maintenance)\b[^.\n]{0,20}\b(?:activ\w*|on)\b/u;
+const DEBUG_SECRET = /\b(?:keys?|api[ -]?keys?|tokens?|passwords?|secrets?|credentials|internal data|claves|contrasenas|datos internos|secretos|schlussel|passworter|geheimnisse|zugangsdaten|interne daten|kulcs\w*|jelszav\w*|jelszo\w*|titk\w*|belso adat\w*|cles|mots de passe|secrets|identifiants|donnees internes)\b/u;
+
+/** A debug/developer mode declared on that shows keys, passwords or internal data. */
+export function debugModeReveal(views: string): boolean {
+  if (!DEBUG_MODE.test(views) || !DEBUG_SECRET.test(views)) return false;
+  return views.split('\n\u0000\n').some((v) => DEBUG_MODE.test(v) && DEBUG_SECRET.test(v) && (DISCLOSE.test(v) || /\b(?:muestra|affiche|ird ki|gib \w+ aus|gib alle)\b/u.test(v)) && !NEGATION.test(v));
+}
