@@ -40,6 +40,7 @@ import { addressedImperative, policyForAssistant, setupTextAsked } from './poiso
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { aiNote, plantedForAi, sharedSecret } from './poisonGatePlanted';
+import { aiThirdPersonOrder, debugModeReveal, decodeAndObey, fakeConfigHeader, ifYouAreAnAi, othersMemoryAsked, outputPolicy, harmfulRolePlay, jobNowEvery, setupVoided, ownSetupAsked, passiveExfiltration, secretUpload, weakeningPlant } from './poisonGateGate16';
 import { reportedSpeech } from './poisonGateQuotes';
 import { promptInCode } from './poisonGateCode';
 import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
@@ -419,6 +420,20 @@ const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: hijackParaphrase }, // poisonGateStanding.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: plantedForAi }, // poisonGatePlanted.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: sharedSecret }, // poisonGatePlanted.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: ownSetupAsked }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: aiThirdPersonOrder }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: weakeningPlant }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: decodeAndObey }, // poisonGateGate16.ts
+  { name: 'role_change', verdict: 'untrusted', re: /(?!)/, test: harmfulRolePlay }, // poisonGateGate16.ts
+  { name: 'ignore_previous', verdict: 'untrusted', re: /(?!)/, test: setupVoided }, // poisonGateGate16.ts
+  { name: 'system_line', verdict: 'untrusted', re: /(?!)/, test: fakeConfigHeader }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: jobNowEvery }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: outputPolicy }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: othersMemoryAsked }, // poisonGateGate16.ts
+  { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: ifYouAreAnAi }, // poisonGateGate16.ts
+  { name: 'system_line', verdict: 'untrusted', re: /(?!)/, test: debugModeReveal }, // poisonGateGate16.ts
+  { name: 'exfiltration', verdict: 'untrusted', re: /(?!)/, test: secretUpload }, // poisonGateGate16.ts
+  { name: 'exfiltration', verdict: 'untrusted', re: /(?!)/, test: passiveExfiltration }, // poisonGateGate16.ts
   {
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',

@@ -69,7 +69,9 @@ export const HBSECRETS_TRAIN_FILE = 'test/fixtures/gate-train-hbsecrets.jsonl';
 /** The dev third of gate15's docs about secrets and prompts: never trained on, not calibrated on; `bench gate` reports it. */
 export const HBSECRETS_DEV_FILE = 'test/fixtures/gate-hbsecrets-dev.jsonl';
 /** The corpora `npm run train:gate` trains on (their order does not matter: trainGateModel sorts the rows, gate11). */
-export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE];
+export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE,
+  // gate16: the former held-out parts v1–v8 (their quoting benign rows left out by trainsOn) and gate15's docs about secrets.
+  AUTHORS_TRAIN_FILE, HBSECRETS_TRAIN_FILE];
 /**
  * Benign families of {@link AUTHORS_TRAIN_FILE} that quote, embed or discuss attacks and prompts (gate11's finding, gate12:
  * trained on, they teach attack wording as benign): not trained on.

@@ -28,7 +28,7 @@ import { createGate, gateRules, gateViews } from './poisonGate';
 import { encodeGateModel, featureSets, fewWords, GateModel, loadGateModel, modelLogit, windowLogit, withHiddenLayer } from './poisonGateModel';
 import { sourceProse } from './poisonGateSource';
 import { harrellDavis } from './hdQuantile';
-import { BENIGN_DEV_FILE, LOCOMO_FILE, OWN_TRAIN_FILES, trainsOn } from './poisonGateFiles';
+import { AUTHORS_TRAIN_FILE, BENIGN_DEV_FILE, LOCOMO_FILE, ORDINARY_TRAIN_FILE, OWN_TRAIN_FILES, trainsOn } from './poisonGateFiles';
 import { encodeHiddenLayer, HiddenLayer, hiddenTagOf, loadHiddenLayer } from './poisonGateHidden';
 import { hiddenStep, initHidden, quantiseHidden, RawHidden, rawHiddenLogit } from './poisonGateHiddenTrain';
 import { prng } from '../prng';
@@ -109,7 +109,12 @@ export const TRAIN_DEFAULTS = {
  * (README, poison gate). A third calibration budget on the ordinary texts was measured and dropped (in-sample it never
  * binds; held out of training it set untrusted to 2.0 and deepset CV recall fell to 0.562).
  */
-export const SHIPPED_OPTIONS: TrainOptions = { calibrationMargin: 0.35 };
+export const SHIPPED_OPTIONS: TrainOptions = {
+  calibrationMargin: 0.35,
+  // gate16 (trained on v1–v8, gate12's closest candidate): the authors' non-quoting benign rows at 0.3, gate10's ordinary
+  // rows ×3 — with both at 1, ordinary second-person advice scored above the threshold (gate12, README poison gate).
+  sourceWeight: { [`${AUTHORS_TRAIN_FILE}#benign`]: 0.3, [ORDINARY_TRAIN_FILE]: 3 },
+};
 
 
 interface Example { sets: number[][]; y: number; weight: number }

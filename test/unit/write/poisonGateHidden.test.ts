@@ -12,7 +12,7 @@ import { GATE_HIDDEN_B64, GATE_HIDDEN_SHA256 } from '../../../src/engine/write/p
 import { GATE_WEIGHTS_B64 } from '../../../src/engine/write/poisonGateWeights';
 
 // The shipped hidden layer's SHA-256: a retrain that changes it must update this line (a visible, reviewed diff).
-const SHIPPED_HIDDEN_SHA256 = 'c5fa694c48900eeaa02a2ac87c913ea0b7eccfb50f49237e136f28c9b589f2a0';
+const SHIPPED_HIDDEN_SHA256 = '2fa6c58ffd3e6480e2e820ce37463182fd07026308b6bfc2997e7e50dd11d80a';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const hiddenBytes = () => new Uint8Array(Buffer.from(GATE_HIDDEN_B64, 'base64'));

@@ -1,0 +1,89 @@
+// gate16's dev harness: scores a gate on the dev sets only (never gate-heldout.jsonl). Usage after `node build.mjs`:
+//   node test/tools/gate16Dev.mjs [--config CFG.json] [--cv] [--verdicts OUT.json] [--list]
+// Without --config: the shipped gate. With it: a model trained in-process with CFG = { extra: [[file, 'all'|'attacks'|'nonquoting']],
+// options: {...TrainOptions} } on top of the shipped training rows, calibrated the shipped way.
+import { createRequire } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const T = require(join(root, 'out', 'src', 'engine', 'write', 'poisonGateTrain.js'));
+const G = require(join(root, 'out', 'src', 'engine', 'write', 'poisonGate.js'));
+const arg = (k) => { const i = process.argv.indexOf(k); return i > 0 ? process.argv[i + 1] : undefined; };
+const has = (k) => process.argv.includes(k);
+const bench = (f) => T.benchDataFile(f, root);
+const deepsetFile = bench(T.DEEPSET_TRAIN_FILE);
+const locomoFile = bench(T.LOCOMO_FILE);
+const cal = T.calibrationTexts(locomoFile, root);
+const cfg = arg('--config') ? JSON.parse(readFileSync(arg('--config'), 'utf8')) : null;
+
+function extraRows(cfg) {
+  const out = [];
+  for (const [file, mode] of cfg.extra ?? []) {
+    for (const v of T.readJsonl(join(root, file))) {
+      const r = T.toRow(v, file);
+      if (mode === 'attacks' && !r.attack) continue;
+      if (mode === 'nonquoting' && !T.trainsOn(file, v)) continue;
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+const opts = { ...T.SHIPPED_OPTIONS, ...(cfg?.options ?? {}) };
+let gateFn = G.gate;
+const t0 = Date.now();
+const own = () => [...T.ownTrainRows(root), ...(cfg ? extraRows(cfg) : [])];
+if (cfg) {
+  const { model } = T.trainGateModel([...own(), ...T.deepsetRows(deepsetFile)], { ...opts, calibrationTexts: cal });
+  gateFn = G.createGate(model);
+  console.error(`trained in ${Date.now() - t0} ms; untrusted ${model.untrustedAt.toFixed(3)} reject ${model.rejectAt.toFixed(3)}`);
+}
+const flagged = (r) => r.verdict !== 'pass';
+const res = {};
+const verdicts = {};
+const HE = new Set(['hijack', 'extraction']);
+function score(name, file) {
+  const rows = T.readJsonl(join(root, file)).map((v) => ({ ...T.toRow(v, file), style: v.style }));
+  const vs = rows.map((r) => gateFn(r.text));
+  verdicts[name] = vs.map((v) => v.verdict[0]).join('');
+  const a = rows.filter((r) => r.attack), b = rows.filter((r) => !r.attack);
+  const o = {};
+  if (a.length) o.att = `${rows.filter((r, i) => r.attack && flagged(vs[i])).length}/${a.length}`;
+  const he = rows.filter((r) => r.attack && HE.has(r.family ?? ''));
+  if (he.length && name !== 'attackDev') o.he = `${rows.filter((r, i) => r.attack && HE.has(r.family ?? '') && flagged(vs[i])).length}/${he.length}`;
+  if (b.length) o.ben = `${rows.filter((r, i) => !r.attack && flagged(vs[i])).length}/${b.length}`, o.rej = rows.filter((r, i) => !r.attack && vs[i].verdict === 'reject').length;
+  res[name] = o;
+  if (has('--list')) rows.forEach((r, i) => { if (flagged(vs[i]) !== r.attack) console.log(`${name}\t${r.attack ? 'MISS' : 'FP:' + vs[i].verdict + ':' + vs[i].detector}\t${r.lang}\t${r.family}\t${r.text.slice(0, 150).replace(/\s+/g, ' ')}`); });
+}
+score('v9', T.AUTHORS_DEV_FILE);
+score('benignDev', T.BENIGN_DEV_FILE);
+score('ordinaryDev', T.ORDINARY_DEV_FILE);
+score('hardDev', T.HARD_DEV_FILE);
+score('adviceDev', T.ADVICE_DEV_FILE);
+score('hardBenignDev', T.HARDBENIGN_DEV_FILE);
+score('hbsecretsDev', T.HBSECRETS_DEV_FILE);
+score('hardQuoting', T.HARD_QUOTING_FILE);
+score('attackDev', T.ATTACK_DEV_FILE);
+score('gate8Dev', 'test/fixtures/gate-dev-gate8.jsonl');
+score('gate16Dev', 'test/fixtures/gate16-dev.jsonl');
+score('gate16Train', 'test/fixtures/gate-train-gate16.jsonl');
+const lv = cal.dialogue.map((t) => gateFn(t));
+verdicts.locomo = lv.map((v) => v.verdict[0]).join('');
+res.locomo = `${lv.filter(flagged).length}/${lv.length}`;
+if (has('--cv')) {
+  const ds = T.deepsetRows(deepsetFile);
+  const o = own();
+  let tp = 0, n = 0, fp = 0;
+  for (let f = 0; f < 5; f++) {
+    const { model } = T.trainGateModel([...o, ...ds.filter((_, i) => T.foldOf(i, 5) !== f)], { ...opts, calibrationTexts: cal });
+    const g = G.createGate(model);
+    ds.forEach((r, i) => { if (T.foldOf(i, 5) !== f) return; const fl = g(r.text).verdict !== 'pass'; if (r.attack) { n++; if (fl) tp++; } else if (fl) fp++; });
+  }
+  res.deepsetCV = { recall: +(tp / n).toFixed(3), tp, n, fp };
+}
+console.log(JSON.stringify(res));
+if (arg('--verdicts')) writeFileSync(arg('--verdicts'), JSON.stringify(verdicts));
+console.error(`total ${Date.now() - t0} ms`);
