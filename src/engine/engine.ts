@@ -43,9 +43,6 @@ import { TurnWriter, type FlushResult, type ImportMessage, type TurnInput, type 
 
 /** Messages of short-term history a resumed conversation gets from the daily logs (3 turns). */
 const RECENT_HISTORY_MESSAGES = 6;
-// importMessages: messages written per slice, and (default) texts waiting for a vector past which it waits for them.
-const IMPORT_SLICE = 5_000;
-const VECTOR_BACKLOG = 20_000;
 
 export interface EngineOptions {
   storeDir: string;
@@ -63,7 +60,7 @@ export interface EngineOptions {
   syncVault?: boolean | 'await' | 'background';
   /** Worker threads that gate an import's messages (default: one fewer than the cores, at most 3; 0: inline). */
   gateWorkers?: number;
-  /** Texts waiting for a vector past which `importMessages` waits for vectors (default 20,000; tests set it lower). */
+  /** Texts waiting for a vector past which `importMessages` waits for vectors (IndexKeeper.keepUp; tests set it lower). */
   vectorBacklog?: number;
   /** The store's compaction policy (tests); default: the store's own. */
   storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes' | 'replayCompactBytes'>;
@@ -85,7 +82,6 @@ export interface EngineQuery {
   readNote(id: string): Promise<ParsedNote | undefined>;
 }
 
-
 import { Forgetter, type ForgetPlan } from './maintain/forget';
 export { describeForgetPlan, type ForgetPlan } from './maintain/forget';
 
@@ -99,7 +95,6 @@ export class MemoryEngine extends Disposable {
   /** Samples `footprint().memoryBytes` every N turns (the participant counts turns) and words a notice once per worsening. */
   private readonly healthMonitor: HealthMonitor;
   private settingsValue: EngineSettings;
-  private readonly vectorBacklog: number;
   private readonly changeEmitter = this._register(new Emitter<{ ids: string[] }>());
   /** Fires after items change (local writes, other windows' writes, vault edits). */
   readonly onDidChange: Event<{ ids: string[] }> = this.changeEmitter.event;
@@ -122,13 +117,12 @@ export class MemoryEngine extends Disposable {
   ) {
     super();
     this.settingsValue = withDefaults(opts.settings);
-    this.vectorBacklog = opts.vectorBacklog !== undefined && opts.vectorBacklog >= 0 ? opts.vectorBacklog : VECTOR_BACKLOG;
     this.vaultDir = path.resolve(opts.vaultDir ?? defaultVaultDir(opts.storeDir));
     const settings = () => this.settingsValue;
     this.vault = new VaultIndex(this.vaultDir, store, clock, logger);
     const pool = new GatePool({ workers: opts.gateWorkers, logger });
     this.writer = new TurnWriter(store, settings, clock, logger, pool);
-    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger, (texts, dims) => pool.embedMany(texts, dims)));
+    this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger, (texts, dims) => pool.embedMany(texts, dims), opts.vectorBacklog));
     this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
     this.access = new AccessCounter(store, clock, logger);
     this.statusReader = new StatusReader({
@@ -362,16 +356,7 @@ export class MemoryEngine extends Disposable {
   /** Verbatim import of transcript messages (no save filter); derivation runs on the next flush. */
   async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
     this.ensureOpen();
-    const ids: string[] = [];
-    for (let i = 0; i < msgs.length; i += IMPORT_SLICE) {
-      ids.push(...(await this.writer.importMessages(msgs.slice(i, i + IMPORT_SLICE))));
-      // Vectors follow the writes in the background, slower than a bulk import: past `vectorBacklog` texts
-      // waiting for one (each held in memory until embedded — ~600k texts, ~300 MB, by the end of a 1M import),
-      // the import waits until half of them have their vectors.
-      this.keeper.syncNow();
-      if (this.index.pendingVectorCount > this.vectorBacklog) await this.index.embedPending(64, Math.floor(this.vectorBacklog / 2));
-    }
-    return ids;
+    return this.writer.importMessages(msgs, () => this.keeper.keepUp());
   }
 
   /**

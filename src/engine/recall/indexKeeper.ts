@@ -25,6 +25,7 @@ const FILL_SLICE = 256;
 const PERSIST_IDLE_MS = 30_000;
 /** Vectors are computed this soon after writes, off the write's acknowledgement (≤ 1 s to searchable). */
 const VECTOR_DELAY_MS = 50;
+const VECTOR_BACKLOG = 20_000; // keepUp's default backlog
 /**
  * An idle or close save is skipped while the image on disk can still catch up (the journal holds every
  * record after its sequence) and at most this many items changed since it. Rewriting the image grows with
@@ -79,6 +80,8 @@ export class IndexKeeper extends Disposable {
     private readonly logger: Logger,
     /** Embeds large batches of the hash embedder off the calling thread (the engine's worker pool). */
     private readonly hashOffload?: HashEmbedder['offload'],
+    /** Texts waiting for a vector past which `keepUp` waits for vectors. */
+    private readonly vectorBacklog = VECTOR_BACKLOG,
   ) {
     super();
     this.recallIndex = new RecallIndex(this.withOffload(embedder), logger);
@@ -108,6 +111,17 @@ export class IndexKeeper extends Disposable {
   /** Applies store changes the index has not seen yet. */
   syncNow(): void {
     if (this.pendingReindex || this.pendingIds.size) this.catchUp();
+  }
+
+  /**
+   * For bulk writers: vectors follow the writes in the background, slower than a bulk import, and every text waiting
+   * for one is held in memory (~600k texts, ~300 MB, by the end of a 1M import). Past `backlog` waiting texts this
+   * resolves once half of them have their vectors.
+   */
+  async keepUp(): Promise<void> {
+    this.syncNow();
+    const backlog = this.vectorBacklog;
+    if (this.recallIndex.pendingVectorCount > backlog) await this.recallIndex.embedPending(64, Math.floor(backlog / 2));
   }
 
   /**

@@ -369,10 +369,7 @@ export class RecallIndex {
     return !!project && this.project[doc] === (this.interned.get(project) ?? -1);
   }
 
-  /**
-   * Embeds what is pending, in batches, until at most `leave` texts wait (default: everything); safe to call
-   * concurrently (one run at a time).
-   */
+  /** Embeds what is pending in batches until at most `leave` texts wait; safe to call concurrently (one run at a time). */
   async embedPending(batchSize = 64, leave = 0): Promise<number> {
     while (this.vectorRun) await this.vectorRun;
     if (this.pendingText.size <= leave) return 0;

@@ -226,7 +226,7 @@ export class TurnWriter {
    * Imports messages verbatim (transcripts, benchmarks): no save filter — an import is deliberate —
    * but the same poison gate, secrets detection, raw record and derivation as a chat turn.
    */
-  async importMessages(msgs: readonly ImportMessage[]): Promise<string[]> {
+  async importMessages(msgs: readonly ImportMessage[], keepUp?: () => Promise<void>): Promise<string[]> {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
     // The next chunk's verdicts are computed on the pool's workers while this one is written; this thread
@@ -263,6 +263,8 @@ export class TurnWriter {
         tx.counters.add('imported', items.length);
       });
       ids.push(...items.map((x) => x.id));
+      // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
+      if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) await keepUp();
     }
     return ids;
   }
