@@ -54,8 +54,29 @@ const SETUP_ALIAS = /\b(?:hidden|secret|original|initial) setup\b|\bsetup (?:tex
 const DEV_TOLD = /\b(?:your|deine\w*|tus|tes|vos)\s+(?:developers|creators|makers|operators|programmers|entwickler\w*|erschaffer\w*|macher\w*|creadores|desarrolladores|programadores|createurs|developpeurs|concepteurs)\b[^.?!\n]{0,30}\b(?:told|gave|taught|instructed|gegeben|gesagt|beigebracht|dieron|dijeron|ensenaron|ont donne|ont dit|ont appris)\b|\bte (?:dieron|dijeron) tus (?:creadores|desarrolladores|programadores)\b|\bfejlesztoid\b[^.?!\n]{0,30}\b(?:adtak|mondtak|tanitottak)\b|\bt'ont (?:donne|dit|appris) tes (?:createurs|developpeurs|concepteurs)\b/u;
 const DISCLOSE_ANY = /\b(?:write|give|hand over|send|pasa(?:me|lo)?|dame|gib|reich|adj|add ide|donne)\b/u;
 
+// gate17: the setup named only as "the text you were given before my first message" ("amit az első üzenetem előtt kaptál",
+// "ce qu'on t'a donné avant mon premier message"), then asked for with a disclosure verb or "I want to see it".
+const PRE_FIRST = new RegExp([
+  String.raw`\b(?:before|ahead of|prior to) (?:my|our) (?:very )?first (?:message|question|prompt|word)\b|\bbefore i (?:typed|wrote|said|sent|asked) (?:anything|a word|something)\b|\bbefore (?:we|you and i) (?:started|began|even started) (?:talking|chatting)\b`,
+  String.raw`\bvor meiner ersten (?:nachricht|frage)\b|\bbevor ich (?:etwas|irgendwas|irgendetwas|was) (?:geschrieben|gefragt|getippt)\b|\bbevor wir (?:angefangen|begonnen) haben\b`,
+  String.raw`\b(?:az )?elso uzenetem elott\b|\bmielott (?:en )?(?:barmit|valamit|egy szot is) (?:irtam|kerdeztem)\b|\bmielott elkezdtunk (?:beszelgetni|csevegni)\b`,
+  String.raw`\bantes de mi primer (?:mensaje|pregunta)\b|\bantes de que (?:yo )?(?:escribiera|dijera|preguntara)\b|\bantes de empezar a (?:hablar|charlar)\b`,
+  String.raw`\bavant mon premier (?:message|mot)\b|\bavant que je (?:t'ecrive|n'ecrive|ecrive)\b|\bavant qu'on (?:ne )?commence a (?:discuter|parler)\b`,
+].join('|'), 'u');
+const GIVEN_TO_YOU = /\byou (?:were|have been|'ve been|got) (?:given|handed|provided|fed|sent|told)\b|\byou (?:received|got)\b|\b(?:someone|somebody|they) (?:gave|handed|sent|told) you\b|\bdu\b[^.?!\n]{0,40}\b(?:bekommen|erhalten)\b|\bman dir\b[^.?!\n]{0,30}\b(?:gegeben|geschickt)\b|\bkaptal\b|\b(?:megmondta|mondtak|adtak) neked\b|\bte (?:dieron|pasaron|dijeron|enviaron)\b|\brecibiste\b|\bon t'a (?:donne|fourni|transmis|envoye|dit|explique)\w*|\btu as recu\b|\bquelqu'un t'a\b/u;
+const SEE_IT = /\b(?:see|latni|sehen|ver|voir)\b/u;
+
 /** The reader's own setup asked for: a question about it, or a disclosure verb with "word for word"/"for me"/a new form. */
 export function ownSetupAsked(views: string): boolean {
+  if (PRE_FIRST.test(views) && GIVEN_TO_YOU.test(views)) {
+    for (const view of views.split('\n\u0000\n')) {
+      const ss = sentences(view);
+      for (let i = 0; i < ss.length; i++) {
+        const s = ss[i]!, next = ss[i + 1] ?? '';
+        if (PRE_FIRST.test(s) && GIVEN_TO_YOU.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || SEE_IT.test(s) || SEE_IT.test(next))) return true;
+      }
+    }
+  }
   if (!SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views) && !SETUP_ALIAS.test(views) && !DEV_TOLD.test(views)) return false; // the common case
   for (const view of views.split('\n\u0000\n')) {
     const ss = sentences(view);
