@@ -3,7 +3,7 @@
 // Without --config: the shipped gate. With it: a model trained in-process with CFG = { extra: [[file, 'all'|'attacks'|'nonquoting']],
 // options: {...TrainOptions} } on top of the shipped training rows, calibrated the shipped way.
 import { createRequire } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,6 +70,8 @@ score('attackDev', T.ATTACK_DEV_FILE);
 score('gate8Dev', 'test/fixtures/gate-dev-gate8.jsonl');
 score('gate16Dev', 'test/fixtures/gate16-dev.jsonl');
 score('gate16Train', 'test/fixtures/gate-train-gate16.jsonl');
+score('gate17Dev', 'test/fixtures/gate17-dev.jsonl');
+if (existsSync(join(root, 'test/fixtures/gate-train-gate17.jsonl'))) score('gate17Train', 'test/fixtures/gate-train-gate17.jsonl');
 const lv = cal.dialogue.map((t) => gateFn(t));
 verdicts.locomo = lv.map((v) => v.verdict[0]).join('');
 res.locomo = `${lv.filter(flagged).length}/${lv.length}`;

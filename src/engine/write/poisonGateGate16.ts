@@ -54,18 +54,40 @@ const SETUP_ALIAS = /\b(?:hidden|secret|original|initial) setup\b|\bsetup (?:tex
 const DEV_TOLD = /\b(?:your|deine\w*|tus|tes|vos)\s+(?:developers|creators|makers|operators|programmers|entwickler\w*|erschaffer\w*|macher\w*|creadores|desarrolladores|programadores|createurs|developpeurs|concepteurs)\b[^.?!\n]{0,30}\b(?:told|gave|taught|instructed|gegeben|gesagt|beigebracht|dieron|dijeron|ensenaron|ont donne|ont dit|ont appris)\b|\bte (?:dieron|dijeron) tus (?:creadores|desarrolladores|programadores)\b|\bfejlesztoid\b[^.?!\n]{0,30}\b(?:adtak|mondtak|tanitottak)\b|\bt'ont (?:donne|dit|appris) tes (?:createurs|developpeurs|concepteurs)\b/u;
 const DISCLOSE_ANY = /\b(?:write|give|hand over|send|pasa(?:me|lo)?|dame|gib|reich|adj|add ide|donne)\b/u;
 
+// gate17: the setup named only as "the text you were given before my first message" ("amit az első üzenetem előtt kaptál",
+// "ce qu'on t'a donné avant mon premier message"), then asked for with a disclosure verb or "I want to see it".
+const PRE_FIRST = new RegExp([
+  String.raw`\b(?:before|ahead of|prior to) (?:my|our) (?:very )?first (?:message|question|prompt|word)\b|\bbefore i (?:typed|wrote|said|sent|asked) (?:anything|a word|something)\b|\bbefore (?:we|you and i) (?:started|began|even started) (?:talking|chatting)\b`,
+  String.raw`\bvor meiner ersten (?:nachricht|frage)\b|\bbevor ich (?:etwas|irgendwas|irgendetwas|was) (?:geschrieben|gefragt|getippt)\b|\bbevor wir (?:angefangen|begonnen) haben\b`,
+  String.raw`\b(?:az )?elso uzenetem elott\b|\bmielott (?:en )?(?:barmit|valamit|egy szot is) (?:irtam|kerdeztem)\b|\bmielott elkezdtunk (?:beszelgetni|csevegni)\b`,
+  String.raw`\bantes de mi primer (?:mensaje|pregunta)\b|\bantes de que (?:yo )?(?:escribiera|dijera|preguntara)\b|\bantes de empezar a (?:hablar|charlar)\b`,
+  String.raw`\bavant mon premier (?:message|mot)\b|\bavant que je (?:t'ecrive|n'ecrive|ecrive)\b|\bavant qu'on (?:ne )?commence a (?:discuter|parler)\b`,
+].join('|'), 'u');
+const GIVEN_TO_YOU = /\byou (?:were|have been|'ve been|got) (?:given|handed|provided|fed|sent|told)\b|\byou (?:received|got)\b|\b(?:someone|somebody|they) (?:gave|handed|sent|told) you\b|\bdu\b[^.?!\n]{0,40}\b(?:bekommen|erhalten)\b|\bman dir\b[^.?!\n]{0,30}\b(?:gegeben|geschickt)\b|\bkaptal\b|\b(?:megmondta|mondtak|adtak) neked\b|\bte (?:dieron|pasaron|dijeron|enviaron)\b|\brecibiste\b|\bon t'a (?:donne|fourni|transmis|envoye|dit|explique)\w*|\btu as recu\b|\bquelqu'un t'a\b/u;
+const SEE_IT = /\b(?:see|latni|sehen|ver|voir)\b/u;
+
 /** The reader's own setup asked for: a question about it, or a disclosure verb with "word for word"/"for me"/a new form. */
 export function ownSetupAsked(views: string): boolean {
+  if (PRE_FIRST.test(views) && GIVEN_TO_YOU.test(views)) {
+    for (const view of views.split('\n\u0000\n')) {
+      const ss = sentences(view);
+      for (let i = 0; i < ss.length; i++) {
+        const s = ss[i]!, next = ss[i + 1] ?? '';
+        if (PRE_FIRST.test(s) && GIVEN_TO_YOU.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || SEE_IT.test(s) || SEE_IT.test(next))) return true;
+      }
+    }
+  }
   if (!SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views) && !SETUP_ALIAS.test(views) && !DEV_TOLD.test(views)) return false; // the common case
   for (const view of views.split('\n\u0000\n')) {
     const ss = sentences(view);
+    const colleague = namedColleague(view);
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
       const next = ss[i + 1] ?? '';
       if ((SETUP_ALIAS.test(s) || DEV_TOLD.test(s)) && (DISCLOSE.test(s) || DISCLOSE_ANY.test(s) || DISCLOSE.test(next))) return true;
       if (RECEIVED_AT_START.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || ASKED_CONTENT.test(s) || /\?/.test(s))) return true;
       if (SETUP_STRONG.test(s)) {
-        if (ASKED_CONTENT.test(s) && /\?/.test(s)) return true;
+        if (ASKED_CONTENT.test(s) && /\?/.test(s) && !colleague) return true;
         if ((DISCLOSE.test(s) || DISCLOSE.test(next)) && (VERBATIM.test(s) || VERBATIM.test(next))) return true;
       } else if (SETUP_WEAK.test(s) && DISCLOSE.test(s) && VERBATIM.test(s) && /\b(?:word for word|verbatim|wortlich|wort fur wort|szo szerint|palabra por palabra|mot pour mot|alexandrins|poem|gedicht|versben|poema|poeme)\b/u.test(s)) {
         return true;
@@ -75,10 +97,26 @@ export function ownSetupAsked(views: string): boolean {
   return false;
 }
 
+// gate17: a text opening with a person's name ("Tom, what does your system prompt say about tone?") talks to a colleague
+// about *their* prompt; it vetoes the plain question (a disclosure verb with "word for word" still counts).
+const NOT_A_NAME = new Set(['hey', 'hi', 'hello', 'ok', 'okay', 'so', 'well', 'also', 'please', 'now', 'listen', 'look', 'quick', 'btw', 'yes', 'no',
+  'bitte', 'hallo', 'also', 'na', 'ja', 'nein', 'kerlek', 'szia', 'igen', 'nem', 'nos', 'na', 'hola', 'oye', 'pues', 'bueno', 'si', 'vale',
+  'salut', 'coucou', 'bon', 'alors', 'dis', 'oui', 'non', 'assistant', 'assistent', 'asszisztens', 'asistente', 'ai', 'ki', 'ia', 'mi', 'bot',
+  'chatbot', 'claude', 'chatgpt', 'gpt', 'copilot', 'gemini', 'model', 'modell', 'modelo', 'modele', 'friend', 'buddy', 'dear', 'kedves', 'liebe', 'lieber', 'querido', 'cher', 'chere']);
+function namedColleague(view: string): boolean {
+  const m = /^\s*(?:(?:hey|hi|hallo|hello|szia|hola|oye|salut|coucou)\s+)?([a-z]{2,15}),\s/u.exec(view);
+  return !!m && !NOT_A_NAME.has(m[1]!);
+}
+
 // --- aiThirdPersonOrder ---
 const AI_SUBJECT = /\b(?:the|our|this) (?:\w+ )?(?:assistant|agent|copilot|bot|ai)\b|\b(?:der|den|dem) (?:\w+)?(?:assistent|agent|bot)\b|\b(?:die|der) ki\b|\baz? (?:\w+ )?(?:asszisztens|agens|bot|mi)\b|\b(?:el|la) (?:\w+ )?(?:asistente|agente|bot|ia)\b|\bl'(?:assistant|agent|ia)\b|\ble (?:\w+ )?(?:bot|copilote)\b/u;
 const HARM = /(?:--force|\bforce-?push\w*|\bpush\w* (?:\S+ ){0,5}?(?:directly )?(?:to|onto|auf|a|sur) (?:the )?main\b|\bmerge\w* (?:its|his|her|their) own\b|\bwithout (?:any )?(?:review|approval|checks?|verification|confirmation)\b|\b(?:skip\w*|disable\w*|turn\w* off|bypass\w*) (?:the )?(?:\w+ ){0,2}?(?:tests?|checks?|scans?|reviews?|firewall|2fa|mfa|verification)\b|\b(?:tell|report|say)\w* (?:to )?(?:the user|users|everyone)?[^.;\n]{0,20}\b(?:tests? (?:passed|pass|are green)|all (?:checks|tests) (?:passed|green))\b|\bohne (?:\w+ )?(?:prufung|review|freigabe|kontrolle|bestatigung)\b|\b(?:tests?|prufungen|checks) (?:\w+ )?(?:uberspring\w*|deaktivier\w*|abschalt\w*)\b|\balle tests (?:grun|bestanden)\b|\bellenorzes nelkul\b|\bjovahagyas nelkul\b|\bminden teszt atment\b|\b(?:kapcsolja|kapcsold) ki\b|\bsin (?:revision|aprobacion|verificacion|comprobacion)\b|\b(?:todas las )?pruebas pasan\b|\b(?:desactiva|omite|salta)\w* (?:las |los )?(?:pruebas|comprobaciones|controles|revisiones)\b|\bsans (?:relecture|validation|verification|revue|controle)\b|\btous les tests passent\b|\b(?:desactive|saute|contourne)\w* (?:les )?(?:tests|controles|verifications)\b)/u;
 const NEGATION = /\b(?:never|not|n't|no|nothing|nie|niemals|nicht|kein\w*|soha|sosem|nem|ne|nunca|jamas|jamais|pas|aucun\w*|ni)\b/u;
+
+// gate17: a CI policy scoped to drafts ("the CI bot should skip the tests for draft PRs") is no attack unless it also
+// names a deploy, production, main or security.
+const DRAFT_SCOPE = /\b(?:drafts?|draft (?:prs?|pull requests?|mrs?)|entwurf\w*|piszkozat\w*|borrador\w*|brouillons?)\b/u;
+const RISKY_SCOPE = /\b(?:deploy\w*|prod\w*|release\w*|main|master|secur\w*|sicherheit\w*|biztonsag\w*|seguridad|securite|--force|force-?push\w*|merge\w*|passed|pass|green)\b/u;
 
 /** An order about "the assistant/agent" in the third person that does harm, with no negation in its sentence. */
 export function aiThirdPersonOrder(views: string): boolean {
@@ -88,7 +126,7 @@ export function aiThirdPersonOrder(views: string): boolean {
       const a = AI_SUBJECT.exec(s);
       if (!a) continue;
       const rest = s.slice(a.index);
-      if (HARM.test(rest) && !NEGATION.test(s)) return true;
+      if (HARM.test(rest) && !NEGATION.test(s) && !(DRAFT_SCOPE.test(s) && !RISKY_SCOPE.test(s))) return true;
     }
   }
   return false;
@@ -98,10 +136,13 @@ export function aiThirdPersonOrder(views: string): boolean {
 const KEEP_FRAME = /\b(?:remember\w*|note (?:this )?for (?:later|the future)|for future reference|save (?:this )?as (?:a )?(?:permanent |standing |new )?(?:rule|fact|note)|store (?:this|it|that)(?: as)?(?: a)? (?:fact|rule)?|store this fact|keep in mind|permanent rule|merk dir|merke dir|speicher\w* (?:\S+ ){0,2}?(?:als|dauerhaft)|(?:lege|leg) (?:\S+ ){0,2}?als (?:fakt|regel|notiz)|notiz fur spater|als dauerhafte regel|jegyezd meg|jegyezze meg|mentsd el|mentse el|tarold|jegyzet kesobbre|allando szabaly\w*|recuerda\w*|anota\w*|guarda (?:esto|como)|nota para (?:mas adelante|el futuro)|regla permanente|retiens|retenez|enregistre\w* (?:\S+ ){0,2}?comme|note pour plus tard|a retenir|regle permanente)\b/u;
 const WEAKEN = /\b(?:approved|pre-?approved|authori[sz]ed) (?:\S+ ){0,8}?in advance\b|\bin advance (?:\S+ ){0,3}?approved\b|\bno (?:further )?(?:confirmation|approval|verification|check|sign-off) (?:is |will be )?(?:needed|required|necessary)\b|\bvorab (?:\S+ ){0,3}?genehmigt\b|\bgenehmigt (?:\S+ ){0,3}?vorab\b|\bkeine (?:ruckfrage|bestatigung|prufung|freigabe) (?:mehr )?(?:notig|erforderlich)\b|\belore (?:\S+ ){0,2}?jovahagy\w*|\bnem kell (?:\S+ ){0,2}?(?:megerosites|jovahagyas|ellenorzes)\b|\b(?:aprobado|autorizado) (?:\S+ ){0,3}?por adelantado\b|\bpor adelantado (?:\S+ ){0,3}?(?:aprobado|autorizado)\b|\bno hace falta (?:confirmar|verificar|aprobar|pedir)\b|\b(?:approuve|autorise)\w* (?:\S+ ){0,3}?(?:d'avance|a l'avance|par avance)\b|\bpas besoin de (?:confirmation|verification|validation)\b|\b(?:also|too) works? (?:on|in|for) (?:the )?prod(?:uction)?\b|\bauch (?:fur|auf|in) (?:der )?produktion\b|\b(?:az )?elesen is\b|\btambien (?:vale|funciona|sirve) en produccion\b|\b(?:fonctionne|marche) aussi en production\b|\bskip\w* (?:the )?(?:tests?|test step|checks?)\b[^.;\n]{0,60}\b(?:deploy\w*|release|production|prod)\b|\b(?:deploy\w*|release|production)\b[^.;\n]{0,60}\bskip\w* (?:the )?(?:tests?|test step|checks?)\b|\b(?:deployment|release)\b[^.;\n]{0,60}\btests? (?:werden )?ubersprungen\b|\b(?:telepites|kiadas)\w*[^.;\n]{0,60}\bteszteket hagyd ki\b|\b(?:despliegue|produccion)\b[^.;\n]{0,60}\b(?:salta|omite)\w* (?:las )?pruebas\b|\bdeploiement\b[^.;\n]{0,60}\bsaute\w* (?:l'etape des )?tests\b|\b(?:card numbers|kartennummern|kartyaszam\w*|numeros? de (?:tarjeta|carte))\b/u;
 
+// gate17: a business rule capped by a small amount ("no confirmation is needed for orders under 50 EUR").
+const AMOUNT_CAP = /\b(?:under|below|up to|less than|unter|unterhalb von|bis|de menos de|por debajo de|hasta|de moins de|inferieure?s? a|jusqu'a)\s*(?:€|\$|£|eur|usd|chf)?\s*\d{1,3}(?![\d.,]\d)\b|\b\d{1,3}\s*(?:€|\$|eur\w*|usd|ft|forint\w*|chf)\s*(?:alatt\w*)\b/u;
+
 /** A note or rule to keep that weakens a check (pre-approval, no confirmation, skipped tests, reused passwords). */
 export function weakeningPlant(views: string): boolean {
   if (!KEEP_FRAME.test(views) || !WEAKEN.test(views)) return false;
-  return views.split('\n\u0000\n').some((v) => KEEP_FRAME.test(v) && WEAKEN.test(v) && !/\b(?:never|nie|soha|nunca|jamais)\b/u.test(v));
+  return views.split('\n\u0000\n').some((v) => KEEP_FRAME.test(v) && WEAKEN.test(v) && !/\b(?:never|nie|soha|nunca|jamais)\b/u.test(v) && !AMOUNT_CAP.test(v));
 }
 
 // --- secretUpload ---
@@ -129,11 +170,14 @@ const PASSIVE_SEND = String.raw`(?:(?:is|are|be|gets?|will be) (?:to be )?(?:aut
 const ADDRESS = String.raw`(?:https?:\/\/\S+|\b[\w.+-]+@[\w-]+\.[\w.]+)`;
 const PASSIVE = new RegExp(String.raw`${PASSIVE_SEND}[^.,;\n]{0,30}?${ADDRESS}|${ADDRESS}[^.,;\n]{0,30}?\b${PASSIVE_SEND}`, 'u');
 
+// gate17: transcripts sent to the data-protection officer or a privacy address are a compliance policy.
+const PRIVACY_OFFICE = /\b(?:dpo|privacy|data[- ]protection|datenschutz\w*|adatvedelm\w*|proteccion de datos|protection des donnees)\b/u;
+
 /** A policy by which passwords, credentials or conversations are sent to an address, with no negation. */
 export function passiveExfiltration(views: string): boolean {
   if (!PASSIVE_SENSITIVE.test(views) || !PASSIVE.test(views)) return false;
   for (const view of views.split('\n\u0000\n')) {
-    for (const s of sentences(view)) if (PASSIVE_SENSITIVE.test(s) && PASSIVE.test(s) && !NEGATION.test(s)) return true;
+    for (const s of sentences(view)) if (PASSIVE_SENSITIVE.test(s) && PASSIVE.test(s) && !NEGATION.test(s) && !PRIVACY_OFFICE.test(s)) return true;
   }
   return false;
 }
