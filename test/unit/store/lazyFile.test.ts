@@ -44,6 +44,40 @@ function readAll(lz: LazyFile): Uint8Array {
   return out;
 }
 
+/**
+ * `steps` random writes (some past the end: a gap of zeros), truncations and reads on `lz` and `model` alike; every
+ * read must equal the model's bytes. `after(step)` runs after each step.
+ */
+function exercise(lz: LazyFile, model: Model, rnd: () => number, steps: number, writeShare: number, after?: (step: number) => void): void {
+  for (let step = 0; step < steps; step++) {
+    const op = rnd();
+    const size = model.bytes.length;
+    if (op < writeShare) {
+      const len = 1 + Math.floor(rnd() * LAZY_PAGE * 3);
+      const pos = Math.floor(rnd() * (size + LAZY_PAGE * 2));
+      const src = new Uint8Array(len).map(() => Math.floor(rnd() * 256));
+      const padded = new Uint8Array(len + 7);
+      padded.set(src, 3); // an offset into the source, as MEMFS passes it
+      assert.equal(lz.write(padded, 3, len, pos), Math.max(size, pos + len));
+      model.write(src, pos);
+    } else if (op < writeShare + 0.08) {
+      const n = Math.floor(rnd() * (size + LAZY_PAGE));
+      lz.truncate(n);
+      model.truncate(n);
+    } else {
+      const pos = Math.floor(rnd() * (size + 10));
+      const len = Math.floor(rnd() * LAZY_PAGE * 4);
+      const dst = new Int8Array(len + 5); // sql.js reads into its Int8Array heap
+      const got = lz.read(dst, 5, len, pos);
+      const want = model.bytes.subarray(Math.min(pos, size), Math.min(pos + len, size));
+      assert.equal(got, want.length, `step ${step}: read length`);
+      assert.deepEqual(new Uint8Array(dst.buffer, 5, got), want, `step ${step}: read bytes`);
+    }
+    assert.equal(lz.size, model.bytes.length);
+    after?.(step);
+  }
+}
+
 describe('store: a snapshot read on demand (LazyFile)', () => {
   afterEach(cleanupAndRestoreLazyFrom());
 
@@ -56,32 +90,7 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
     const before = sha(readFileSync(file));
     const lz = new LazyFile(file);
     const model = new Model(base);
-    for (let step = 0; step < 600; step++) {
-      const op = rnd();
-      const size = model.bytes.length;
-      if (op < 0.45) {
-        const len = 1 + Math.floor(rnd() * LAZY_PAGE * 3);
-        const pos = Math.floor(rnd() * (size + LAZY_PAGE * 2)); // sometimes past the end: a gap of zeros
-        const src = new Uint8Array(len).map(() => Math.floor(rnd() * 256));
-        const padded = new Uint8Array(len + 7);
-        padded.set(src, 3); // an offset into the source, as MEMFS passes it
-        assert.equal(lz.write(padded, 3, len, pos), Math.max(size, pos + len));
-        model.write(src, pos);
-      } else if (op < 0.55) {
-        const n = Math.floor(rnd() * (size + LAZY_PAGE));
-        lz.truncate(n);
-        model.truncate(n);
-      } else {
-        const pos = Math.floor(rnd() * (size + 10));
-        const len = Math.floor(rnd() * LAZY_PAGE * 4);
-        const dst = new Int8Array(len + 5); // sql.js reads into its Int8Array heap
-        const got = lz.read(dst, 5, len, pos);
-        const want = model.bytes.subarray(Math.min(pos, size), Math.min(pos + len, size));
-        assert.equal(got, want.length, `step ${step}: read length`);
-        assert.deepEqual(new Uint8Array(dst.buffer, 5, got), want, `step ${step}: read bytes`);
-      }
-      assert.equal(lz.size, model.bytes.length);
-    }
+    exercise(lz, model, rnd, 600, 0.45);
     assert.deepEqual(readAll(lz), model.bytes);
     assert.equal(sha(readFileSync(file)), before, 'the snapshot on disk was only read');
     // Streamed to a new file and rebased on it: same bytes, no overlay left.
@@ -234,31 +243,10 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
       const lz = new LazyFile(file, { memoryBytes: 3 * LAZY_PAGE });
       const model = new Model(base);
       let maxSpilled = 0;
-      for (let step = 0; step < 1500; step++) {
-        const op = rnd();
-        const size = model.bytes.length;
-        if (op < 0.5) {
-          const len = 1 + Math.floor(rnd() * LAZY_PAGE * 3);
-          const pos = Math.floor(rnd() * (size + LAZY_PAGE * 2));
-          const src = new Uint8Array(len).map(() => Math.floor(rnd() * 256));
-          assert.equal(lz.write(src, 0, len, pos), Math.max(size, pos + len));
-          model.write(src, pos);
-        } else if (op < 0.56) {
-          const n = Math.floor(rnd() * (size + LAZY_PAGE));
-          lz.truncate(n);
-          model.truncate(n);
-        } else {
-          const pos = Math.floor(rnd() * (size + 10));
-          const len = Math.floor(rnd() * LAZY_PAGE * 5);
-          const dst = new Uint8Array(len);
-          const got = lz.read(dst, 0, len, pos);
-          const want = model.bytes.subarray(Math.min(pos, size), Math.min(pos + len, size));
-          assert.equal(got, want.length, `step ${step}: read length`);
-          assert.deepEqual(dst.subarray(0, got), want, `step ${step}: read bytes`);
-        }
+      exercise(lz, model, rnd, 1500, 0.5, (step) => {
         assert.ok(lz.dirtyPages - lz.spilledPages <= 3, `step ${step}: ${lz.dirtyPages - lz.spilledPages} pages in memory`);
         maxSpilled = Math.max(maxSpilled, lz.spilledPages);
-      }
+      });
       assert.ok(maxSpilled > 3 && lz.spillWritePages > maxSpilled, `spilled up to ${maxSpilled} pages, ${lz.spillWritePages} moves`);
       assert.deepEqual(readAll(lz), model.bytes);
       assert.deepEqual(readdirSync(dir), ['base.db'], 'the spill file has no name while it is open');
