@@ -59,6 +59,7 @@ function peakRssMb(): number | null {
 export class RssSampler {
   private phase = 'start';
   private readonly samples = new Map<string, number[]>();
+  private readonly maxMb = new Map<string, number>();
   private readonly atMax = new Map<string, Record<string, number>>();
   private readonly timer: NodeJS.Timeout;
   constructor(ms = 200, private readonly detail?: () => Record<string, number>) {
@@ -70,7 +71,8 @@ export class RssSampler {
     const mb = m.rss / (1024 * 1024);
     let s = this.samples.get(this.phase);
     if (!s) this.samples.set(this.phase, (s = []));
-    if (s.every((x) => x < mb)) {
+    if (mb > (this.maxMb.get(this.phase) ?? -1)) {
+      this.maxMb.set(this.phase, mb);
       const MB = (b: number) => round(b / (1024 * 1024), 1);
       let d: Record<string, number> = {};
       try { d = this.detail?.() ?? {}; } catch { /* an engine closing: no detail */ }
@@ -97,8 +99,11 @@ export class RssSampler {
   }
 }
 
-/** The engine's memory by part (bytes): sql.js's heap + the file it holds, keyword index, vectors, caches. */
-function footprintMb(engine: MemoryEngine | undefined): Record<string, number> {
+/**
+ * The engine's memory by part, in bytes under the names the sampler reports them by (in MB): sql.js's heap + the file
+ * it holds, keyword index, vectors, caches.
+ */
+function footprintParts(engine: MemoryEngine | undefined): Record<string, number> {
   if (!engine) return {};
   const f = engine.footprint();
   return { databaseMb: f.databaseBytes, keywordIndexMb: f.keywordIndexBytes, vectorIndexMb: f.vectorIndexBytes, cacheMb: f.cacheBytes };
@@ -190,7 +195,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
 
   const root = mkdtempSync(path.join(typeof ctx.args.tmp === 'string' ? ctx.args.tmp : tmpdir(), 'scale-bench-'));
   let engineRef: MemoryEngine | undefined;
-  const rss = new RssSampler(200, () => footprintMb(engineRef));
+  const rss = new RssSampler(200, () => footprintParts(engineRef));
   const io: Record<string, number | null> = {};
   const io0 = ioBytes();
   let last = io0;

@@ -547,7 +547,6 @@ function cutUtf8(s: string, maxBytes: number): string {
   return s.slice(0, c >= 0xd800 && c <= 0xdbff ? lo - 1 : lo);
 }
 
-
 function validateTurn(t: TurnInput): void {
   if (!t || typeof t !== 'object') throw new MemoryError('E_BAD_INPUT', 'a turn needs a conversation, a user message and a reply');
   if (typeof t.conversation !== 'string' || !/^[\w.:-]{1,128}$/.test(t.conversation)) {
