@@ -144,13 +144,13 @@ export function readTail(file: string, offset: number): Buffer {
   }
 }
 
-/** Appends `data` at the end of `file` and flushes it to disk before returning (the ack point). */
-export function appendDurable(file: string, data: Buffer): void {
+/** Appends `data` at the end of `file` and (unless `sync` is false: journalSync.ts) flushes it to disk before returning (the ack point). */
+export function appendDurable(file: string, data: Buffer, sync = true): void {
   const fd = fs.openSync(file, 'a');
   try {
     let off = 0;
     while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-    fs.fdatasyncSync(fd);
+    if (sync) fs.fdatasyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -11,7 +11,8 @@
 //   inside `store.transaction(tx => …)`. Under the lock the store first catches up on the journal,
 //   applies the batch inside a SAVEPOINT (a failing batch is rejected and never journaled), appends
 //   the record(s) and fdatasyncs, then COMMITs and acknowledges (the promise resolves). Batches
-//   queued while a flush waits for the lock share its one fsync (group commit).
+//   queued while a flush waits for the lock share its one fsync (group commit); a bulk derivation's
+//   batches may defer theirs to a later one (journalSync.ts: they resolve applied, `sync()` makes them durable).
 // - Every process applies every record exactly once, in sequence order, so statements must be
 //   deterministic (ids and times from JS; no random()/CURRENT_TIMESTAMP). Reads are synchronous and
 //   first catch up on the journal (a stat; at most every `readCheckMs`), plus a poll timer and
@@ -35,6 +36,7 @@ import { Disposable, Emitter, nullLogger, systemClock, type Clock, type Event, t
 import type { ItemKind } from '../types';
 import { resolvePolicy, worthCompacting, type CompactionPolicy, type ResolvedPolicy } from './compactionPolicy';
 import { FileLock, ioError } from './fileLock';
+import { JournalSync, type JournalSyncPolicy } from './journalSync';
 import {
   JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES, appendDurable, decodeHeader, encodeHeader, encodeRecord, idsForIndex, packPayload, readTail, recordJson, recordSchema,
   scanRecords, truncateDurable, type RawRecord,
@@ -42,12 +44,13 @@ import {
 import { leftoverTemps, writeFileAtomic } from '../atomicWrite';
 import {
   AuditRepo, Batch, ConversationsRepo, indexNeutralOf, CountersRepo, ItemSourcesRepo, ItemsRepo, LedgerRepo, LinksRepo, MetaRepo, PurgeLogRepo,
-  QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type Row, type SqlParam, type SqlReader,
+  QuarantinesRepo, RawBlobsRepo, RawBuffersRepo, Repositories, VectorStateRepo, type SqlParam, type SqlReader,
 } from './repositories';
 import { MigratedJournal } from './migratedJournal';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 import { closeDatabase, LAZY_PRAGMAS, lazyFileOf } from './sqlJsPatched';
 import { readIfExists, readSnapshot, statIno, writeSnapshot } from './storeFiles';
+import { sqlReader } from './sqlReader';
 import { loadSqlJs, sqlHeapBytes, type SqlJs } from './sqlWasm';
 
 type Database = initSqlJs.Database;
@@ -57,7 +60,7 @@ export const SNAPSHOT_FILE = 'memory.db';
 export const JOURNAL_FILE = 'memory.journal';
 export const LOCK_FILE = 'memory.lock';
 
-export interface StoreOptions extends CompactionPolicy {
+export interface StoreOptions extends CompactionPolicy, JournalSyncPolicy {
   dir: string;
   logger?: Logger;
   clock?: Clock;
@@ -107,8 +110,8 @@ export interface StoreChange {
 export interface StoreStats {
   snapshotBytes: number;
   journalBytes: number;
-  /** Bytes this instance wrote since open: journal appends, snapshots (count and bytes). */
-  written: { journalBytes: number; snapshotBytes: number; snapshots: number };
+  /** Bytes this instance wrote since open: journal appends, snapshots (count and bytes), and the journal's fdatasyncs. */
+  written: { journalBytes: number; snapshotBytes: number; snapshots: number; journalSyncs: number };
   seq: number;
   items: Partial<Record<ItemKind, number>>;
 }
@@ -121,6 +124,8 @@ interface Pending {
   /** The record's version field (schema version, plus VERSION_COMPRESSED for a deflated payload). */
   version: number;
   payload: Buffer;
+  /** Resolve once applied and appended; the fdatasync may come later (journalSync.ts). */
+  defer: boolean;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -222,6 +227,7 @@ export class Store extends Disposable {
 
   private readonly policy: ResolvedPolicy;
   private readonly written = { journalBytes: 0, snapshotBytes: 0, snapshots: 0 };
+  private readonly syncs: JournalSync;
   private migratedJournal: MigratedJournal | undefined; // what a migration at open compacted away touched (for the index image)
   private readonly readCheckMs: number;
   private readonly lockTimeoutMs: number;
@@ -235,6 +241,7 @@ export class Store extends Disposable {
     this.journalPath = path.join(this.dir, JOURNAL_FILE);
     this.lock = new FileLock(path.join(this.dir, LOCK_FILE), { logger: this.logger, staleMs: opts.lockStaleMs });
     this.policy = resolvePolicy(opts);
+    this.syncs = new JournalSync(opts);
     this.readCheckMs = opts.readCheckMs ?? 25;
     this.lockTimeoutMs = opts.lockTimeoutMs ?? 60_000;
     const repos = new Repositories(this.reader);
@@ -290,10 +297,11 @@ export class Store extends Disposable {
 
   /**
    * Runs `fn` synchronously to collect writes, then journals and applies them as one record.
-   * Resolves with fn's result once the record is flushed to disk (the acknowledgement).
+   * Resolves with fn's result once the record is flushed to disk (the acknowledgement) — with `defer`, once it
+   * is applied and appended (the caller awaits `sync()` before it reports the work done; journalSync.ts).
    * A throwing `fn` or a failing statement rejects and writes nothing.
    */
-  transaction<T>(fn: (tx: Tx) => T): Promise<T> {
+  transaction<T>(fn: (tx: Tx) => T, opts: { defer?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new MemoryError('E_CLOSED', 'the memory store is closed'));
     const batch = new Batch();
     let result: T;
@@ -308,7 +316,7 @@ export class Store extends Disposable {
     const payload: Payload = { v: SCHEMA_VERSION, s: batch.stmts.map(([sql, ps]) => [sql, ps.map(encodeParam)]), t: [...batch.touched], ...(neutral.length ? { n: neutral } : {}) };
     return new Promise<T>((resolve, reject) => {
       const packed = packPayload(Buffer.from(JSON.stringify(payload), 'utf8'), SCHEMA_VERSION);
-      this.pending.push({ batch, version: packed.version, payload: packed.payload, resolve: () => resolve(result), reject });
+      this.pending.push({ batch, version: packed.version, payload: packed.payload, defer: opts.defer === true, resolve: () => resolve(result), reject });
       this.scheduleFlush();
     });
   }
@@ -375,8 +383,9 @@ export class Store extends Disposable {
       }
       if (ok.length) {
         const data = Buffer.concat(ok.map((p, i) => encodeRecord(this.lastSeq + 1 + i, p.version, p.payload)));
+        const sync = this.syncs.due(ok.length, ok.every((p) => p.defer));
         try {
-          appendDurable(this.journalPath, data);
+          appendDurable(this.journalPath, data, sync);
         } catch (e) {
           try {
             truncateDurable(this.journalPath, this.journalOffset);
@@ -387,6 +396,7 @@ export class Store extends Disposable {
         }
         this.db.exec('COMMIT');
         committed = true;
+        this.syncs.appended(ok.length, sync);
         this.lastSeq += ok.length;
         this.journalOffset += data.length;
         this.written.journalBytes += data.length;
@@ -441,6 +451,11 @@ export class Store extends Disposable {
   // ---------------------------------------------------------------------------------------------
   // compaction, refresh, close
 
+  /** Makes every deferred record this instance appended durable (one fdatasync; none when there is nothing to sync). */
+  sync(): Promise<void> {
+    return !this.syncs.pending || this.closed ? Promise.resolve() : this.withLock(() => this.syncs.syncNow(this.journalPath));
+  }
+
   /** Writes a snapshot and starts a fresh journal. Resolves false when there was nothing to compact. */
   compact(): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
@@ -473,6 +488,7 @@ export class Store extends Disposable {
     this.markJournalSeen();
     this.written.snapshotBytes += bytes;
     this.written.snapshots++;
+    this.syncs.synced(); // the snapshot (fsynced) holds every record appended so far
     this.logger.info('store.compact', { seq: this.lastSeq, bytes, ms: Date.now() - t0 });
     return true;
   }
@@ -499,7 +515,10 @@ export class Store extends Disposable {
     }
     await this.lockChain;
     try {
-      await this.withLock(() => (this.catchUp(true) && this.worthCompacting('close') ? this.compactLocked(false) : false));
+      await this.withLock(() => {
+        this.syncs.syncNow(this.journalPath);
+        return this.catchUp(true) && this.worthCompacting('close') ? this.compactLocked(false) : false;
+      });
     } catch (e) {
       this.logger.error('store.compact_failed', { code: (e as MemoryError).code ?? 'error' });
     }
@@ -523,7 +542,7 @@ export class Store extends Disposable {
     return {
       snapshotBytes: statIno(this.dbPath)?.size ?? 0,
       journalBytes: statIno(this.journalPath)?.size ?? 0,
-      written: { ...this.written },
+      written: { ...this.written, journalSyncs: this.syncs.count },
       seq: this.lastSeq,
       items: this.closed ? {} : this.items.countByKind(),
     };
@@ -942,41 +961,10 @@ export class Store extends Disposable {
     if (this.readDepth === 0 && Date.now() - this.lastCheck >= this.readCheckMs) this.refresh();
   }
 
-  private readonly reader: SqlReader = {
-    all: (sql: string, params: SqlParam[] = []): Row[] => {
-      this.beforeRead();
-      const s = this.prep(sql);
-      try {
-        s.bind(params);
-        const rows: Row[] = [];
-        while (s.step()) rows.push(s.getAsObject() as Row);
-        return rows;
-      } finally {
-        s.reset();
-      }
-    },
-    get: (sql: string, params: SqlParam[] = []): Row | undefined => {
-      this.beforeRead();
-      const s = this.prep(sql);
-      try {
-        s.bind(params);
-        return s.step() ? (s.getAsObject() as Row) : undefined;
-      } finally {
-        s.reset();
-      }
-    },
-    each: (sql: string, params: SqlParam[], cb: (row: Row) => boolean | void): void => {
-      this.beforeRead();
-      // A private statement: the callback may run other reads, even the same SQL.
-      const s = this.db.prepare(sql);
-      this.readDepth++;
-      try {
-        s.bind(params);
-        while (s.step()) if (cb(s.getAsObject() as Row) === false) break;
-      } finally {
-        this.readDepth--;
-        s.free();
-      }
-    },
-  };
+  private readonly reader: SqlReader = sqlReader({
+    beforeRead: () => this.beforeRead(),
+    prep: (sql) => this.prep(sql),
+    prepareOwn: (sql) => this.db.prepare(sql),
+    nest: (d) => { this.readDepth += d; },
+  });
 }

@@ -277,18 +277,24 @@ export class TurnWriter {
     // this one is written; the writes keep their order — a conversation's derivation reads what the one before wrote.
     let written: Promise<unknown> = Promise.resolve();
     const inFlight: Promise<FlushResult | null>[] = [];
-    for (const c of convs) {
-      const next = this.flushOne(c, { after: written, bulk: convs.length >= BULK_FLUSH });
-      written = next.catch(() => null);
-      inFlight.push(next);
-      if (inFlight.length > FLUSH_AHEAD) {
-        const r = await inFlight.shift();
+    const bulk = convs.length >= BULK_FLUSH;
+    try {
+      for (const c of convs) {
+        const next = this.flushOne(c, { after: written, bulk });
+        written = next.catch(() => null);
+        inFlight.push(next);
+        if (inFlight.length > FLUSH_AHEAD) {
+          const r = await inFlight.shift();
+          if (r) out.push(r);
+        }
+      }
+      for (const p of inFlight) {
+        const r = await p;
         if (r) out.push(r);
       }
-    }
-    for (const p of inFlight) {
-      const r = await p;
-      if (r) out.push(r);
+    } finally {
+      // A bulk flush's writes deferred their fsyncs (one per many conversations, journalSync.ts): durable before it returns.
+      if (bulk) await this.store.sync();
     }
     return out;
   }
@@ -349,7 +355,7 @@ export class TurnWriter {
       if (!read) return null;
       analysis = analyzeFlush(read.texts);
     }
-    return this.writeFlush(read, analysis);
+    return this.writeFlush(read, analysis, opts.bulk === true);
   }
 
   /** A flush's messages, its summary window and the texts its analysis reads (null: nothing buffered). */
@@ -376,8 +382,8 @@ export class TurnWriter {
       && this.store.items.countIds(r.sources.map((src) => src.id)) === new Set(r.sources.map((src) => src.id)).size;
   }
 
-  /** Writes a flush: raw record, facts, summary and entities of `r` from its analysis, as one record. */
-  private async writeFlush(r: FlushRead, analysis: FlushAnalysis): Promise<FlushResult> {
+  /** Writes a flush: raw record, facts, summary and entities of `r` from its analysis, as one record (`bulk`: its fsync deferred). */
+  private async writeFlush(r: FlushRead, analysis: FlushAnalysis, bulk: boolean): Promise<FlushResult> {
     const { conversation, now, maxSeq, sources } = r;
     const s = this.settings();
     const conv = this.store.conversations.get(conversation);
@@ -411,7 +417,7 @@ export class TurnWriter {
       for (const op of entityOps.ops) op(tx);
       tx.rawBuffers.clear(conversation, maxSeq);
       tx.counters.add('flushes');
-    });
+    }, { defer: bulk });
     // Recounted from the store on the next turn (entries buffered during the flush stay counted).
     this.buffered.delete(conversation);
     this.logger.info('flush.done', { conversation, messages: res.messages, facts: res.facts, superseded: res.superseded, entities: res.entities, summary: res.summaryLevel ?? 'none' });

@@ -277,3 +277,35 @@ describe('write path: a bulk import and the vectors behind it', () => {
   });
 });
 
+
+describe('write path: a bulk flush shares its fsyncs', () => {
+  const msgs = Array.from({ length: 1_600 }, (_, j) => ({
+    conversation: `sync-${Math.floor(j / 40)}`, role: (j % 2 ? 'assistant' : 'user') as 'user' | 'assistant', at: 80_000 + j,
+    text: `Note ${j}: the Osprey release train ${j % 5 ? 'keeps' : 'drops'} the canary stage for service ${j % 17}, owner team ${j % 7}.`,
+  }));
+  let ts: TestEngine[] = [];
+  afterEach(async () => { for (const t of ts.splice(0)) await t.cleanup(); });
+
+  it('derives 40 conversations with far fewer fsyncs than conversations, durable when flush returns, the same as one at a time', async () => {
+    const bulk = await createTestEngine({ syncVault: false });
+    const single = await createTestEngine({ syncVault: false });
+    ts = [bulk, single];
+    for (const t of ts) await t.engine.importMessages(msgs);
+    const syncsOf = (t: TestEngine) => internals(t.engine).store.stats().written.journalSyncs;
+    const before = syncsOf(bulk);
+    const results = await bulk.engine.flush(); // 40 conversations: a bulk flush
+    assert.equal(results.length, 40);
+    const bulkSyncs = syncsOf(bulk) - before;
+    assert.ok(bulkSyncs >= 1 && bulkSyncs <= 4, `${bulkSyncs} fsyncs for 40 flushed conversations`);
+    assert.equal(internals(bulk.engine).store.stats().written.journalSyncs, syncsOf(bulk));
+    // One conversation at a time (not a bulk flush): an fsync each, and the same store contents.
+    const s0 = syncsOf(single);
+    for (let c = 0; c < 40; c++) await single.engine.flush(`sync-${c}`);
+    assert.equal(syncsOf(single) - s0, 40);
+    // Message ids are random: compare what was derived (kinds, texts, content addresses).
+    const rows = (t: TestEngine) => internals(t.engine).store.items.list({}).map((i) => `${i.kind}|${i.text ?? ''}|${i.blobHash ?? ''}`).sort();
+    const derived = rows(bulk);
+    assert.ok(derived.filter((r) => r.startsWith('raw|')).length === 1_600 && derived.some((r) => r.startsWith('summary|')));
+    assert.deepEqual(derived, rows(single));
+  });
+});

@@ -21,11 +21,13 @@ async function main(): Promise<void> {
   await send({ type: 'ready', seq: store.seq });
   const text = 'x'.repeat(200);
   if (args.mode === 'crash') {
-    // Runs until killed: saves in small concurrent groups (group commit) and compacts often.
+    // Runs until killed: saves in small concurrent groups (group commit) and compacts often. Every third save
+    // defers its fsync (a bulk derivation's kind, journalSync.ts) and counts as acknowledged after `sync()`.
     for (let i = 0; ; i++) {
       const ids = [0, 1, 2].map((k) => `fa:${args.prefix}-${i}-${k}`);
-      await Promise.all(ids.map(async (id) => {
-        await store.transaction((tx) => tx.items.put({ id, created: i, text, conversation: args.prefix }));
+      await Promise.all(ids.map(async (id, k) => {
+        await store.transaction((tx) => tx.items.put({ id, created: i, text, conversation: args.prefix }), { defer: k === 2 });
+        if (k === 2) await store.sync();
         process.send!({ type: 'ack', id });
       }));
       if (i % 7 === 0) {

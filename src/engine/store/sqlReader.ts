@@ -1,0 +1,54 @@
+// The store's read side for the repositories (repos/repoBase.ts `SqlReader`): each read first lets the store
+// catch up on other processes' writes (`beforeRead`), then runs a cached statement — or, for `each`, a private
+// one, since its callback may run other reads (even the same SQL) while the rows stream.
+import type initSqlJs from 'sql.js';
+import type { Row, SqlParam, SqlReader } from './repos/repoBase';
+
+export interface ReaderHost {
+  beforeRead(): void;
+  /** The cached prepared statement for `sql`. */
+  prep(sql: string): initSqlJs.Statement;
+  /** A new statement for `sql` (the caller frees it). */
+  prepareOwn(sql: string): initSqlJs.Statement;
+  /** Around a streaming read: +1 before, -1 after (no refresh may swap the database under it). */
+  nest(delta: 1 | -1): void;
+}
+
+export function sqlReader(h: ReaderHost): SqlReader {
+  return {
+    all: (sql: string, params: SqlParam[] = []): Row[] => {
+      h.beforeRead();
+      const s = h.prep(sql);
+      try {
+        s.bind(params);
+        const rows: Row[] = [];
+        while (s.step()) rows.push(s.getAsObject() as Row);
+        return rows;
+      } finally {
+        s.reset();
+      }
+    },
+    get: (sql: string, params: SqlParam[] = []): Row | undefined => {
+      h.beforeRead();
+      const s = h.prep(sql);
+      try {
+        s.bind(params);
+        return s.step() ? (s.getAsObject() as Row) : undefined;
+      } finally {
+        s.reset();
+      }
+    },
+    each: (sql: string, params: SqlParam[], cb: (row: Row) => boolean | void): void => {
+      h.beforeRead();
+      const s = h.prepareOwn(sql);
+      h.nest(1);
+      try {
+        s.bind(params);
+        while (s.step()) if (cb(s.getAsObject() as Row) === false) break;
+      } finally {
+        h.nest(-1);
+        s.free();
+      }
+    },
+  };
+}
