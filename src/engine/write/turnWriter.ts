@@ -233,38 +233,42 @@ export class TurnWriter {
     // gates only what they have not done when it needs the verdicts.
     const verdictsOf = (from: number) => this.gatePool.start(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
     let verdicts = msgs.length > 0 ? verdictsOf(0) : undefined;
-    for (let i = 0; i < msgs.length; i += CHUNK) {
-      const chunk = msgs.slice(i, i + CHUNK);
-      for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
-      const gated = await verdicts!.wait();
-      verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
-      const items = chunk.map((m, k) => {
-        const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
-        const it = this.rawItem(
-          { conversation: m.conversation, user: '', assistant: '', project: m.project, projectType: m.projectType, provider: m.provider, model: m.model, entryPath: 'import' },
-          { role: m.role, text: m.text, trust }, m.at, gated[k],
-        );
-        it.meta = { ...(it.meta ?? {}), ...(m.meta ?? {}) };
-        return it;
-      });
-      await this.store.transaction((tx) => {
-        // One put per new conversation (not one per message: each would be journaled).
-        const added = new Set<string>();
-        for (const m of chunk) {
-          if (!added.has(m.conversation) && !this.store.conversations.get(m.conversation)) {
-            added.add(m.conversation);
-            tx.conversations.put({ id: m.conversation, title: m.title ?? null, project: m.project ?? null, projectType: m.projectType ?? null, language: null, created: m.at });
+    try {
+      for (let i = 0; i < msgs.length; i += CHUNK) {
+        const chunk = msgs.slice(i, i + CHUNK);
+        for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
+        const gated = await verdicts!.wait();
+        verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
+        const items = chunk.map((m, k) => {
+          const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
+          const it = this.rawItem(
+            { conversation: m.conversation, user: '', assistant: '', project: m.project, projectType: m.projectType, provider: m.provider, model: m.model, entryPath: 'import' },
+            { role: m.role, text: m.text, trust }, m.at, gated[k],
+          );
+          it.meta = { ...(it.meta ?? {}), ...(m.meta ?? {}) };
+          return it;
+        });
+        await this.store.transaction((tx) => {
+          // One put per new conversation (not one per message: each would be journaled).
+          const added = new Set<string>();
+          for (const m of chunk) {
+            if (!added.has(m.conversation) && !this.store.conversations.get(m.conversation)) {
+              added.add(m.conversation);
+              tx.conversations.put({ id: m.conversation, title: m.title ?? null, project: m.project ?? null, projectType: m.projectType ?? null, language: null, created: m.at });
+            }
           }
-        }
-        for (const it of items) {
-          tx.items.put(it);
-          tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
-        }
-        tx.counters.add('imported', items.length);
-      });
-      ids.push(...items.map((x) => x.id));
-      // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
-      if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) await keepUp();
+          for (const it of items) {
+            tx.items.put(it);
+            tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
+          }
+          tx.counters.add('imported', items.length);
+        }, { defer: true });
+        ids.push(...items.map((x) => x.id));
+        // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
+        if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) await keepUp();
+      }
+    } finally {
+      await this.store.sync(); // the chunks deferred their fsyncs (journalSync.ts): one for the whole call
     }
     return ids;
   }

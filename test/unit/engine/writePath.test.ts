@@ -278,7 +278,7 @@ describe('write path: a bulk import and the vectors behind it', () => {
 });
 
 
-describe('write path: a bulk flush shares its fsyncs', () => {
+describe('write path: a bulk import and a bulk flush share their fsyncs', () => {
   const msgs = Array.from({ length: 1_600 }, (_, j) => ({
     conversation: `sync-${Math.floor(j / 40)}`, role: (j % 2 ? 'assistant' : 'user') as 'user' | 'assistant', at: 80_000 + j,
     text: `Note ${j}: the Osprey release train ${j % 5 ? 'keeps' : 'drops'} the canary stage for service ${j % 17}, owner team ${j % 7}.`,
@@ -286,12 +286,14 @@ describe('write path: a bulk flush shares its fsyncs', () => {
   let ts: TestEngine[] = [];
   afterEach(async () => { for (const t of ts.splice(0)) await t.cleanup(); });
 
-  it('derives 40 conversations with far fewer fsyncs than conversations, durable when flush returns, the same as one at a time', async () => {
+  it('imports and derives 40 conversations with far fewer fsyncs than records, durable when each call returns, the same as one at a time', async () => {
     const bulk = await createTestEngine({ syncVault: false });
     const single = await createTestEngine({ syncVault: false });
     ts = [bulk, single];
-    for (const t of ts) await t.engine.importMessages(msgs);
     const syncsOf = (t: TestEngine) => internals(t.engine).store.stats().written.journalSyncs;
+    const atStart = syncsOf(bulk);
+    for (const t of ts) await t.engine.importMessages(msgs);
+    assert.equal(syncsOf(bulk) - atStart, 1, 'an import of 1,600 messages (four records) fsyncs once, before it returns');
     const before = syncsOf(bulk);
     const results = await bulk.engine.flush(); // 40 conversations: a bulk flush
     assert.equal(results.length, 40);
