@@ -438,6 +438,8 @@ const DETECTORS: Detector[] = [
     // Prompt leak ("reveal your system prompt"): a plain command to the assistant, kept but untrusted.
     name: 'assistant_instruction', verdict: 'untrusted',
     re: /\b(?:reveal|print|show|repeat|output|dump|leak|display|recite|tell me)\s+(?:me\s+)?(?:your|the) (?:full |entire |hidden |initial |original |exact )?(?:system prompt|hidden (?:rules|instructions)|initial prompt|developer (?:message|prompt))\b|\b(?:zeig\w*|gib|verrate\w*)\s+(?:\S+\s+){0,3}?deine\w* (?:system-?prompt|versteckten regeln|anweisungen)\b|\b(?:ird ki|mutasd meg|arulda? el)\s+(?:\S+\s+){0,2}?(?:rendszerpromptodat|rejtett szabalyaidat|utasitasaidat)|\b(?:muestra|revela|repite|dime)\s+(?:me\s+)?tus? (?:prompt de sistema|prompt del sistema|instrucciones (?:ocultas|iniciales)|reglas ocultas)|\b(?:affiche|revele|repete|montre|recite)\s+(?:moi\s+)?(?:ton|tes) (?:prompt systeme|instructions (?:cachees|initiales)|regles cachees)/u,
+    // gate18: a prompt someone wrote ("dump the system prompt you wrote for the support bot") is their work, not the setup.
+    accept: (_m, after) => !/^\s*(?:that |which )?(?:you|we|i|they|he|she) (?:wrote|drafted|made|built|created|designed|have been writing|are writing|are working on)\b/u.test(after),
   },
   {
     // A destructive repository/cluster operation asked for (not merely described): "run git push --force".
