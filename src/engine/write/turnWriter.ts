@@ -282,23 +282,17 @@ export class TurnWriter {
     let written: Promise<unknown> = Promise.resolve();
     const inFlight: Promise<FlushResult | null>[] = [];
     const bulk = convs.length >= BULK_FLUSH;
+    const take = async (p: Promise<FlushResult | null> | undefined) => { const r = await p; if (r) out.push(r); };
     try {
       for (const c of convs) {
         const next = this.flushOne(c, { after: written, bulk });
         written = next.catch(() => null);
         inFlight.push(next);
-        if (inFlight.length > FLUSH_AHEAD) {
-          const r = await inFlight.shift();
-          if (r) out.push(r);
-        }
+        if (inFlight.length > FLUSH_AHEAD) await take(inFlight.shift());
       }
-      for (const p of inFlight) {
-        const r = await p;
-        if (r) out.push(r);
-      }
+      for (const p of inFlight) await take(p);
     } finally {
-      // A bulk flush's writes deferred their fsyncs (one per many conversations, journalSync.ts): durable before it returns.
-      if (bulk) await this.store.sync();
+      if (bulk) await this.store.sync(); // its writes deferred their fsyncs (one per many conversations, journalSync.ts)
     }
     return out;
   }
