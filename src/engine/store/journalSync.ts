@@ -71,7 +71,7 @@ export class JournalSync {
 }
 
 /** fdatasyncs `file` (the journal: every byte appended to it so far becomes durable). */
-export function syncFile(file: string): void {
+function syncFile(file: string): void {
   const fd = fs.openSync(file, 'r+'); // writable: Windows flushes only a handle with write access
   try {
     fs.fdatasyncSync(fd);
