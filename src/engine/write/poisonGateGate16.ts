@@ -68,22 +68,15 @@ const SEE_IT = /\b(?:see|latni|sehen|ver|voir)\b/u;
 
 /** The reader's own setup asked for: a question about it, or a disclosure verb with "word for word"/"for me"/a new form. */
 export function ownSetupAsked(views: string): boolean {
-  if (PRE_FIRST.test(views) && GIVEN_TO_YOU.test(views)) {
-    for (const view of views.split('\n\u0000\n')) {
-      const ss = sentences(view);
-      for (let i = 0; i < ss.length; i++) {
-        const s = ss[i]!, next = ss[i + 1] ?? '';
-        if (PRE_FIRST.test(s) && GIVEN_TO_YOU.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || SEE_IT.test(s) || SEE_IT.test(next))) return true;
-      }
-    }
-  }
-  if (!SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views) && !SETUP_ALIAS.test(views) && !DEV_TOLD.test(views)) return false; // the common case
+  const preFirst = PRE_FIRST.test(views) && GIVEN_TO_YOU.test(views);
+  if (!preFirst && !SETUP_STRONG.test(views) && !SETUP_WEAK.test(views) && !RECEIVED_AT_START.test(views) && !SETUP_ALIAS.test(views) && !DEV_TOLD.test(views)) return false; // the common case
   for (const view of views.split('\n\u0000\n')) {
     const ss = sentences(view);
     const colleague = namedColleague(view);
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
       const next = ss[i + 1] ?? '';
+      if (preFirst && PRE_FIRST.test(s) && GIVEN_TO_YOU.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || SEE_IT.test(s) || SEE_IT.test(next))) return true;
       if ((SETUP_ALIAS.test(s) || DEV_TOLD.test(s)) && (DISCLOSE.test(s) || DISCLOSE_ANY.test(s) || DISCLOSE.test(next))) return true;
       if (RECEIVED_AT_START.test(s) && (DISCLOSE.test(s) || DISCLOSE.test(next) || ASKED_CONTENT.test(s) || /\?/.test(s))) return true;
       if (SETUP_STRONG.test(s)) {

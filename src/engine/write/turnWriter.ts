@@ -262,13 +262,13 @@ export class TurnWriter {
             tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
           }
           tx.counters.add('imported', items.length);
-        }, { defer: true });
+        }, { defer: msgs.length > CHUNK }); // one chunk (a hook's few messages): an ordinary, acknowledged write, no second lock for sync()
         ids.push(...items.map((x) => x.id));
         // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
         if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) await keepUp();
       }
     } finally {
-      await this.store.sync(); // the chunks deferred their fsyncs (journalSync.ts): one for the whole call
+      await this.store.sync(); // several chunks deferred their fsyncs (journalSync.ts): one for the whole call
     }
     return ids;
   }

@@ -8,12 +8,15 @@ import { Store } from '../../../src/engine/store/store';
 import { aFact, cleanupTempDirs, tempDir } from './helpers';
 
 const syncs = (s: Store) => s.stats().written.journalSyncs;
+/** A store that syncs deferred records only when told (unless `over` says otherwise). */
+const open = (over: { dir?: string; syncEveryRecords?: number; syncEveryMs?: number } = {}) =>
+  Store.open({ dir: tempDir(), watch: false, pollMs: 60_000, syncEveryRecords: 1000, syncEveryMs: 60_000, ...over });
 
 describe('store: deferred journal syncs (group commit for bulk writes)', () => {
   afterEach(() => cleanupTempDirs());
 
   it('a deferred transaction resolves without an fsync; sync() makes one for all of them; an ordinary one always fsyncs', async () => {
-    const s = await Store.open({ dir: tempDir(), watch: false, pollMs: 60_000, syncEveryRecords: 1000, syncEveryMs: 60_000 });
+    const s = await open();
     try {
       await s.transaction((tx) => tx.items.put(aFact({ id: 'fa:first' })));
       assert.equal(syncs(s), 1, 'an ordinary transaction is acknowledged after its fsync');
@@ -35,7 +38,7 @@ describe('store: deferred journal syncs (group commit for bulk writes)', () => {
   });
 
   it('an ordinary transaction queued beside deferred ones in one group is still fsynced before it resolves', async () => {
-    const s = await Store.open({ dir: tempDir(), watch: false, pollMs: 60_000, syncEveryRecords: 1000, syncEveryMs: 60_000 });
+    const s = await open();
     try {
       const all = [
         s.transaction((tx) => tx.items.put(aFact({ id: 'fa:g1' })), { defer: true }),
@@ -51,7 +54,7 @@ describe('store: deferred journal syncs (group commit for bulk writes)', () => {
 
   it('syncs by itself every syncEveryRecords deferred records, and at close', async () => {
     const dir = tempDir();
-    const s = await Store.open({ dir, watch: false, pollMs: 60_000, syncEveryRecords: 4, syncEveryMs: 60_000 });
+    const s = await open({ dir, syncEveryRecords: 4 });
     for (let i = 0; i < 10; i++) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:r${i}` })), { defer: true });
     assert.equal(syncs(s), 2, 'after the 4th and the 8th record');
     await s.close();
@@ -59,7 +62,7 @@ describe('store: deferred journal syncs (group commit for bulk writes)', () => {
   });
 
   it('syncs by itself once the oldest unsynced record is syncEveryMs old', async () => {
-    const s = await Store.open({ dir: tempDir(), watch: false, pollMs: 60_000, syncEveryRecords: 1000, syncEveryMs: 30 });
+    const s = await open({ syncEveryMs: 30 });
     try {
       await s.transaction((tx) => tx.items.put(aFact({ id: 'fa:t0' })), { defer: true });
       assert.equal(syncs(s), 0);
@@ -73,7 +76,7 @@ describe('store: deferred journal syncs (group commit for bulk writes)', () => {
 
   it('a process that dies after deferred writes (no close, no sync) loses none of them: they are in the journal', async () => {
     const dir = tempDir();
-    const s = await Store.open({ dir, watch: false, pollMs: 60_000, syncEveryRecords: 1000, syncEveryMs: 60_000 });
+    const s = await open({ dir });
     for (let i = 0; i < 12; i++) await s.transaction((tx) => tx.items.put(aFact({ id: `fa:k${i}`, text: `kept ${i}` })), { defer: true });
     s.dispose(); // like a SIGKILL: the appended records are in the file (the OS holds them; only a power cut could take them)
     const again = await Store.open({ dir, watch: false, pollMs: 60_000 });
