@@ -199,10 +199,21 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
   const io: Record<string, number | null> = {};
   const io0 = ioBytes();
   let last = io0;
+  // CPU seconds per phase (user + system, every thread of the process: the gate's and analyses' workers too) and
+  // the cores that makes on average (CPU seconds / wall seconds).
+  const cpu: Record<string, { seconds: number; cores: number }> = {};
+  let lastCpu = process.cpuUsage();
+  let lastWall = performance.now();
   const phaseIo = (phase: string) => {
     const now = ioBytes();
     io[phase] = now && last ? now.writeBytes - last.writeBytes : null;
     last = now;
+    const c = process.cpuUsage(lastCpu);
+    const wall = performance.now() - lastWall;
+    const seconds = (c.user + c.system) / 1e6;
+    cpu[phase] = { seconds: round(seconds, 1), cores: round(wall > 0 ? seconds / (wall / 1000) : 0, 2) };
+    lastCpu = process.cpuUsage();
+    lastWall = performance.now();
   };
   const opts = engineOptions(root, n);
   let engine = await MemoryEngine.open(opts);
@@ -212,6 +223,8 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     rss.mark('import');
     let logicalBytes = 0;
     const t0 = performance.now();
+    lastCpu = process.cpuUsage();
+    lastWall = t0;
     const CHUNK = 5_000;
     const importLog: { items: number; seconds: number }[] = [];
     for (let i = 0; i < n; i += CHUNK) {
@@ -298,6 +311,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       items: counts,
       seconds: { import: round(importMs / 1000, 1), derive: round(deriveMs / 1000, 1), importAndDerive: round((importMs + deriveMs) / 1000, 1), close: round(closeMs / 1000, 2) },
       importProgress: importLog,
+      cpu,
       ...queries,
       keywordPruning: keywordSearch,
       dashboardMs,

@@ -13,7 +13,7 @@ import { type EntryPath, type Trust, leastTrusted } from '../types';
 import { deriveLabel } from './derive';
 import { detectSecrets } from './mask';
 import { gate, type GateResult } from './poisonGate';
-import { GatePool } from './gatePool';
+import { GatePool, type GateJob } from './gatePool';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
 import { entityOpsOf, factOpsOf } from './flushOps';
@@ -105,6 +105,7 @@ export interface FlushResult {
   summaryLevel: string | null;
 }
 
+const GATE_AHEAD = 3; // an import's chunks gated ahead (one left the worker idle while this thread indexed: README #16)
 // Conversations a bulk flush reads and analyses ahead of the one it writes.
 const FLUSH_AHEAD = 3;
 // A flush of this many conversations may start the pool's workers for its analyses (a close flushing a few does not).
@@ -229,16 +230,17 @@ export class TurnWriter {
   async importMessages(msgs: readonly ImportMessage[], keepUp?: () => Promise<void>): Promise<string[]> {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
-    // The next chunk's verdicts are computed on the pool's workers while this one is written; this thread
-    // gates only what they have not done when it needs the verdicts.
+    // The next chunks' verdicts (GATE_AHEAD) are computed on the pool's workers while this one is written and indexed;
+    // this thread gates only what they have not done when it needs the verdicts.
     const verdictsOf = (from: number) => this.gatePool.start(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
-    let verdicts = msgs.length > 0 ? verdictsOf(0) : undefined;
+    const ahead: GateJob[] = [];
+    for (let k = 0; k < GATE_AHEAD && k * CHUNK < msgs.length; k++) ahead.push(verdictsOf(k * CHUNK));
     try {
       for (let i = 0; i < msgs.length; i += CHUNK) {
         const chunk = msgs.slice(i, i + CHUNK);
         for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
-        const gated = await verdicts!.wait();
-        verdicts = i + CHUNK < msgs.length ? verdictsOf(i + CHUNK) : undefined;
+        const gated = await ahead.shift()!.wait();
+        if (i + GATE_AHEAD * CHUNK < msgs.length) ahead.push(verdictsOf(i + GATE_AHEAD * CHUNK));
         const items = chunk.map((m, k) => {
           const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
           const it = this.rawItem(

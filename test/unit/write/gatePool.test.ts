@@ -159,7 +159,7 @@ describe('gate pool (the poison gate on worker threads)', function () {
   });
 
   it('an import gated by the pool stores the same trust, flags and gate meta as one gated inline', async () => {
-    const texts = corpus().slice(0, 1_200);
+    const texts = corpus().slice(0, 1_800); // more chunks (500) than the import gates ahead (3)
     const msgs: ImportMessage[] = texts.map((text, i) => ({ conversation: `c${Math.floor(i / 40)}`, role: i % 2 ? 'assistant' : 'user', text: text || 'empty', at: 1_000 + i }));
     const stored = async (gateWorkers: number) => {
       const t = await createTestEngine({ syncVault: false, gateWorkers });
