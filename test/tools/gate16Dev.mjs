@@ -74,6 +74,7 @@ score('gate17Dev', 'test/fixtures/gate17-dev.jsonl');
 score('gate18Dev', 'test/fixtures/gate18-dev.jsonl');
 if (existsSync(join(root, 'test/fixtures/gate-train-gate18.jsonl'))) score('gate18Train', 'test/fixtures/gate-train-gate18.jsonl');
 if (existsSync(join(root, 'test/fixtures/gate-train-gate19.jsonl'))) score('gate19Train', 'test/fixtures/gate-train-gate19.jsonl');
+if (existsSync(join(root, 'test/fixtures/gate20-guard.jsonl'))) score('gate20Guard', 'test/fixtures/gate20-guard.jsonl');
 if (has('--authors')) score('authorsTrain', T.AUTHORS_TRAIN_FILE);
 if (existsSync(join(root, 'test/fixtures/gate-train-gate17.jsonl'))) score('gate17Train', 'test/fixtures/gate-train-gate17.jsonl');
 const lv = cal.dialogue.map((t) => gateFn(t));
