@@ -204,7 +204,8 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
   const cpu: Record<string, { seconds: number; cores: number }> = {};
   let lastCpu = process.cpuUsage();
   let lastWall = performance.now();
-  const phaseIo = (phase: string) => {
+  // Ends a phase: its bytes written and its CPU.
+  const endPhase = (phase: string) => {
     const now = ioBytes();
     io[phase] = now && last ? now.writeBytes - last.writeBytes : null;
     last = now;
@@ -244,7 +245,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       }
     }
     const importMs = performance.now() - t0;
-    phaseIo('import');
+    endPhase('import');
 
     // Derive: buffers → raw record, then vectors.
     rss.mark('derive');
@@ -252,7 +253,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     await engine.flush();
     await internals(engine).index.embedPending();
     const deriveMs = performance.now() - t1;
-    phaseIo('derive');
+    endPhase('derive');
     ctx.log(`scale: derived in ${Math.round(deriveMs / 1000)} s`);
 
     const status = engine.status();
@@ -273,7 +274,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     rss.mark('queries');
     const queries = await timeQueries(engine, corpus.questions, 200, () => rss.sample());
     const keywordSearch = await keywordPruning(engine, corpus.questions, 100);
-    phaseIo('queries');
+    endPhase('queries');
     ctx.log(`scale: recall p95 ${queries.recallMs.p95} ms, search p95 ${queries.searchMs.p95} ms`);
 
     // Close (the engine's own compaction policy) and reopen in this process.
@@ -283,13 +284,13 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
     engineRef = undefined;
     await engine.close();
     const closeMs = performance.now() - tc;
-    phaseIo('close');
+    endPhase('close');
     const disk = { storeBytes: dirBytes(opts.storeDir), vaultBytes: dirBytes(opts.vaultDir), storeFiles: fileSizes(opts.storeDir) };
     rss.mark('reopen');
     const again = await firstRecall(opts, corpus.questions[0]!);
     engine = again.engine;
     await engine.close();
-    phaseIo('reopen');
+    endPhase('reopen');
     const memory = rss.stop();
 
     // Fresh process.
