@@ -20,7 +20,6 @@ const ALLOWED: Record<string, [number, string]> = {
   'src/engine/write/derive.ts': [630, 'the deterministic derivation rules (facts, entities, topics); next split: entities'],
   'src/engine/write/derive.ts#extractEntities': [95, 'one ordered rule list; to split with derive.ts'],
   'src/engine/write/poisonGate.ts': [660, 'the gate\'s detectors and their normalisation (homoglyph and tag-character views, status); next split: the normalisation tables'],
-  'src/engine/write/turnWriter.ts': [570, 'turn save, buffers and flush (read, analyse, write); derivation writes live in flushOps.ts, the analysis in flushAnalysis.ts'],
   'src/engine/recall/recallBlock.ts#buildRecallBlock': [125, 'the block\'s sections in their budget order; next: one function per section'],
   'src/engine/vault/vaultIndex.ts#VaultIndex.syncAllNow': [105, 'one reconciliation pass (scan, diff, write, relink); next: split diff from write'],
   'src/engine/vault/noteParser.ts#parseNote': [90, 'frontmatter, body and problems of one note in one pass'],

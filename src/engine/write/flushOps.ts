@@ -87,11 +87,14 @@ export function entityOpsOf(store: Store, sources: readonly Item[], found: reado
     }
   }
   const stored = new Map(store.items.getMany([...new Set(mentions.map((m) => m.id))]).map((it) => [it.id, it]));
-  const seen = new Set<string>();
+  // Every message that mentions an entity in this flush, written as one statement per entity (the ops run later).
+  const sourcesOf = new Map<string, string[]>();
   let entities = 0;
   for (const { src, e, label, id } of mentions) {
-    if (seen.has(id)) { ops.push((tx) => tx.itemSources.add(id, [src.id])); continue; }
-    seen.add(id);
+    const seen = sourcesOf.get(id);
+    if (seen) { seen.push(src.id); continue; }
+    const all = [src.id];
+    sourcesOf.set(id, all);
     const prev = stored.get(id);
     const aliases = new Set<string>([...(Array.isArray(prev?.meta.aliases) ? (prev!.meta.aliases as string[]) : []), e.value]);
     const trust = prev ? leastTrusted([prev.trust, label.trust]) : label.trust;
@@ -105,13 +108,13 @@ export function entityOpsOf(store: Store, sources: readonly Item[], found: reado
       if (prev.text !== e.value) { fields.text = e.value; fields.title = e.value; }
       if (prev.trust !== trust) fields.trust = trust;
       if (prev.projectType !== projectType) fields.projectType = projectType;
-      ops.push((tx) => { tx.items.patch(id, fields); tx.itemSources.add(id, [src.id]); });
+      ops.push((tx) => { tx.items.patch(id, fields); tx.itemSources.add(id, all); });
     } else {
       const item: ItemInput = {
         id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust, secret: false, project: label.project, projectType,
         created: src.created, updated: now, role: null, importance: 0.3, sourceType: 'derivation', meta,
       };
-      ops.push((tx) => { tx.items.put(item); tx.itemSources.add(id, [src.id]); });
+      ops.push((tx) => { tx.items.put(item); tx.itemSources.add(id, all); });
     }
     entities++;
   }

@@ -1,58 +1,23 @@
 // The per-turn write path (SPEC R-WRITE-1..5, R-MEM-4, R-MEM-6): save filter → raw item + journalled
-// buffer entry (acknowledged once flushed to disk) → on flush: compressed raw record, deterministic
-// facts / summary / entities through the poison gate. Invariants: a raw message is never dropped
+// buffer entry (acknowledged once flushed to disk) → on flush: compressed raw record (a long import writes it
+// as it goes), deterministic facts / summary / entities through the poison gate (raw items: rawMessages.ts). Invariants: a raw message is never dropped
 // (a reject verdict quarantines it); derived rows are never more trusted than their sources and
 // carry a project only when all sources do; nothing here calls a model.
-import { MemoryError, errorCode } from '../errors';
+import { errorCode } from '../errors';
 import type { Clock, Logger } from '../host';
-import type { Item, ItemInput } from '../store/repositories';
-import { newRowId } from '../store/repositories';
+import { type Item, type ItemInput, entryItems } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import type { EngineSettings } from '../settings';
-import { type EntryPath, type Trust, leastTrusted } from '../types';
+import { type Trust, leastTrusted } from '../types';
 import { deriveLabel } from './derive';
-import { detectSecrets } from './mask';
-import { gate, type GateResult } from './poisonGate';
 import { GatePool, type GateJob } from './gatePool';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
 import { entityOpsOf, factOpsOf } from './flushOps';
 import { analyzeFlush, analyzeSummary, type FlushAnalysis, type FlushTexts, type SummaryAnalysis } from './flushAnalysis';
+import { type MessageOrigin, type TurnInput, l0Extras, rawItem, validateTurn } from './rawMessages';
 
-export interface TurnInput {
-  conversation: string;
-  user: string;
-  assistant: string;
-  project?: string;
-  projectType?: string;
-  title?: string;
-  provider?: string;
-  model?: string;
-  /** Trust of the user side: 'owner' when the user typed it; 'peer' / 'ingested' for third-party text. */
-  trust?: Extract<Trust, 'owner' | 'peer' | 'ingested'>;
-  at?: number;
-  entryPath?: EntryPath;
-  /** Tool calls of the turn: kept (role 'tool') only when memory.l0.captureToolResults is on; never indexed or recalled. */
-  toolResults?: ToolResultInput[];
-  /** The model's reasoning: kept (role 'thinking') only when memory.l0.captureThinking is on; never recalled. */
-  thinking?: string;
-  /**
-   * What the answering model was given from memory this turn: the recall block as sent and the ids in it.
-   * The reply is saved without the block and its fragments (echo.ts); recalled items it repeated are
-   * reinforced instead of saved again.
-   */
-  recall?: { block?: string; ids?: readonly string[] };
-}
-
-export interface ToolResultInput {
-  name: string;
-  /** Serialised (JSON) and cut to 2,048 chars. */
-  args?: unknown;
-  /** Cut to memory.l0.toolResultMaxBytes (8 KB) of UTF-8. */
-  result: string;
-}
-
-type RawRole = 'user' | 'assistant' | 'tool' | 'thinking';
+export { MAX_MESSAGE_CHARS, type MessageOrigin, type ToolResultInput, type TurnInput } from './rawMessages';
 
 export interface TurnResult {
   ids: string[];
@@ -63,17 +28,11 @@ export interface TurnResult {
   saved?: { user: string; assistant: string };
 }
 
-export interface ImportMessage {
+export interface ImportMessage extends MessageOrigin {
   conversation: string;
   role: 'user' | 'assistant';
   text: string;
   at: number;
-  project?: string;
-  projectType?: string;
-  title?: string;
-  provider?: string;
-  model?: string;
-  trust?: Extract<Trust, 'owner' | 'peer' | 'ingested'>;
   /** Kept on the row (e.g. a transcript's own message id). */
   meta?: Record<string, unknown>;
 }
@@ -116,16 +75,9 @@ const FLUSH_CHARS = 32_000;
 const IDLE_FLUSH_MS = 30 * 60_000;
 // Messages read back for a conversation summary: first and last matter most; 400 bounds the work.
 const SUMMARY_MESSAGES = 400;
-// 64 KiB: a message longer than this is stored verbatim but only its head is indexed and derived from.
-export const MAX_MESSAGE_CHARS = 1_000_000;
 
 /** Roles derivation reads; tool results and reasoning (L0 extras) are kept verbatim but never derived from. */
 const DERIVED_ROLES = new Set(['user', 'assistant']);
-// R-WRITE-3: a captured tool call's arguments are cut to 2,048 chars (its result to l0ToolResultMaxBytes).
-const TOOL_ARGS_MAX_CHARS = 2_048;
-
-/** Secret classes that make a message itself secret (an IBAN in a chat is masked on the way out instead). */
-const SECRET_CLASSES = new Set(['api_key', 'private_key', 'password']);
 
 export class TurnWriter {
   private readonly dedup: DedupBuffer;
@@ -134,6 +86,8 @@ export class TurnWriter {
   // Per conversation: characters buffered since its last flush (R-WRITE-3 size trigger). Counted from
   // the store once per conversation, then kept running, so a turn's acknowledgement never lists the buffer.
   private readonly buffered = new Map<string, number>();
+  // A long import's texts by content address until the recall index has read them (cleared at each keepUp and at its end).
+  private readonly importTexts = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -180,10 +134,10 @@ export class TurnWriter {
     }
     const reinforced = [...reinforce].filter((id) => this.store.items.get(id));
     if (reinforced.length) result.reinforced = reinforced;
-    const extras = this.l0Extras(t, s, assistantTrust);
+    const extras = l0Extras(t, s, assistantTrust);
     // Chat order: user, reasoning, tool calls, reply (times 1 ms apart keep it when sorted by time).
     const ordered = [...kept.filter((m) => m.role === 'user'), ...extras, ...kept.filter((m) => m.role === 'assistant')];
-    const items: ItemInput[] = ordered.map((m, i) => this.rawItem(t, m, at + i));
+    const items: ItemInput[] = ordered.map((m, i) => rawItem(t, m, at + i));
     const conv = this.store.conversations.get(t.conversation);
     const bufferedChars = this.bufferedCharsOf(t.conversation) + ordered.reduce((n, m) => n + m.text.length, 0);
     await this.store.transaction((tx) => {
@@ -230,6 +184,8 @@ export class TurnWriter {
   async importMessages(msgs: readonly ImportMessage[], keepUp?: () => Promise<void>): Promise<string[]> {
     const ids: string[] = [];
     const CHUNK = 500; // keeps each journal record small
+    const long = msgs.length > CHUNK;
+    const final = long && this.settings().l0Enabled;
     // The next chunks' verdicts (GATE_AHEAD) are computed on the pool's workers while this one is written and indexed;
     // this thread gates only what they have not done when it needs the verdicts.
     const verdictsOf = (from: number) => this.gatePool.start(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')));
@@ -243,7 +199,7 @@ export class TurnWriter {
         if (i + GATE_AHEAD * CHUNK < msgs.length) ahead.push(verdictsOf(i + GATE_AHEAD * CHUNK));
         const items = chunk.map((m, k) => {
           const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
-          const it = this.rawItem(
+          const it = rawItem(
             { conversation: m.conversation, user: '', assistant: '', project: m.project, projectType: m.projectType, provider: m.provider, model: m.model, entryPath: 'import' },
             { role: m.role, text: m.text, trust }, m.at, gated[k],
           );
@@ -259,17 +215,30 @@ export class TurnWriter {
               tx.conversations.put({ id: m.conversation, title: m.title ?? null, project: m.project ?? null, projectType: m.projectType ?? null, language: null, created: m.at });
             }
           }
-          for (const it of items) {
-            tx.items.put(it);
-            tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
+          // A long import writes each message's raw record as it goes (its items row never holds the text, so the flush
+          // moves no row and compresses whole chunks, not one conversation at a time); a short one leaves it to the flush.
+          // It also buffers them for derivation as one entry per conversation in the chunk, not one per message.
+          const hashes = final ? tx.rawBlobs.putMany(items.map((it) => it.text!), this.clock.now()) : [];
+          const runs = new Map<string, ItemInput[]>();
+          items.forEach((it, k) => {
+            const hash = hashes[k];
+            if (hash) this.importTexts.set(hash, it.text!);
+            tx.items.put(hash ? { ...it, text: null, blobHash: hash } : it);
+            if (!long) tx.rawBuffers.append({ conversation: it.conversation!, role: it.role!, text: '', at: it.created, provenance: { item: it.id } });
+            else if (runs.has(it.conversation!)) runs.get(it.conversation!)!.push(it);
+            else runs.set(it.conversation!, [it]);
+          });
+          for (const [conversation, run] of runs) {
+            tx.rawBuffers.append({ conversation, role: 'import', text: '', at: run[0]!.created, provenance: { items: run.map((it) => it.id) } });
           }
           tx.counters.add('imported', items.length);
-        }, { defer: msgs.length > CHUNK }); // one chunk (a hook's few messages): an ordinary, acknowledged write, no second lock for sync()
+        }, { defer: long }); // one chunk (a hook's few messages): an ordinary, acknowledged write, no second lock for sync()
         ids.push(...items.map((x) => x.id));
         // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
-        if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) await keepUp();
+        if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) { await keepUp(); this.importTexts.clear(); }
       }
     } finally {
+      this.importTexts.clear();
       await this.store.sync(); // several chunks deferred their fsyncs (journalSync.ts): one for the whole call
     }
     return ids;
@@ -336,9 +305,9 @@ export class TurnWriter {
   private bufferedCharsOf(conversation: string): number {
     let n = this.buffered.get(conversation);
     if (n === undefined) {
-      const ids = this.store.rawBuffers.list(conversation).map((e) => String(e.provenance.item ?? ''));
+      const ids = this.store.rawBuffers.list(conversation).flatMap(entryItems);
       n = 0;
-      for (let i = 0; i < ids.length; i += 500) for (const it of this.store.items.getMany(ids.slice(i, i + 500))) n += it.text?.length ?? 0;
+      for (let i = 0; i < ids.length; i += 500) for (const x of this.textsOf(this.store.items.getMany(ids.slice(i, i + 500)))) n += x.length;
       this.buffered.set(conversation, n);
     }
     return n;
@@ -362,16 +331,18 @@ export class TurnWriter {
   private readFlush(conversation: string): FlushRead | null {
     const entries = this.store.rawBuffers.list(conversation);
     if (entries.length === 0) return null;
-    const sources = this.store.items.getMany(entries.map((e) => String(e.provenance.item ?? ''))); // one query, buffer order
+    const sources = this.store.items.getMany(entries.flatMap(entryItems)); // one query per 500, buffer order
     const rawCount = this.store.items.count({ kind: 'raw', conversation });
     const window = this.summaryWindow(conversation, sources, rawCount);
     const factSources = sources.filter((src) => src.trust !== 'quarantined' && DERIVED_ROLES.has(src.role ?? ''));
     const entitySources = factSources.filter((src) => !src.secret);
+    const read = [...new Map([...sources, ...window].map((it) => [it.id, it])).values()];
+    const textOf = new Map(this.textsOf(read).map((x, k) => [read[k]!.id, x]));
     return {
       conversation, now: this.clock.now(), maxSeq: entries[entries.length - 1]!.seq, sources, rawCount, window, factSources, entitySources,
       texts: {
-        conversation, facts: factSources.map((src) => src.text ?? ''), entities: entitySources.map((src) => src.text ?? ''),
-        summary: window.map((i) => ({ role: i.role!, text: this.textOf(i) })),
+        conversation, facts: factSources.map((src) => textOf.get(src.id)!), entities: entitySources.map((src) => textOf.get(src.id)!),
+        summary: window.map((i) => ({ role: i.role!, text: textOf.get(i.id)! })),
       },
     };
   }
@@ -494,77 +465,16 @@ export class TurnWriter {
     return null;
   }
 
+  /** The texts of `items` in order, the raw record's read once per 500 (textOf's, without one query per message). */
+  private textsOf(items: readonly Pick<Item, 'text' | 'blobHash'>[]): string[] {
+    const want = items.filter((it) => it.text === null && it.blobHash && !this.importTexts.has(it.blobHash)).map((it) => it.blobHash!);
+    const stored = want.length > 0 ? this.store.rawBlobs.textsOf(want) : undefined;
+    return items.map((it) => it.text ?? (it.blobHash ? (this.importTexts.get(it.blobHash) ?? stored?.get(it.blobHash) ?? '') : ''));
+  }
+
   textOf(item: Pick<Item, 'text' | 'blobHash'>): string {
     if (item.text !== null) return item.text;
-    if (item.blobHash) return this.store.rawBlobs.get(item.blobHash)?.text ?? '';
+    if (item.blobHash) return this.importTexts.get(item.blobHash) ?? this.store.rawBlobs.get(item.blobHash)?.text ?? '';
     return '';
-  }
-
-  /** The L0 extras of a turn as raw messages, only for the switches that are on (default off). */
-  private l0Extras(t: TurnInput, s: EngineSettings, modelTrust: Trust): { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }[] {
-    const out: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }[] = [];
-    if (s.l0CaptureThinking && typeof t.thinking === 'string' && t.thinking.length > 0) {
-      out.push({ role: 'thinking', text: t.thinking.slice(0, MAX_MESSAGE_CHARS), trust: modelTrust });
-    }
-    if (s.l0CaptureToolResults && Array.isArray(t.toolResults)) {
-      for (const r of t.toolResults) {
-        if (!r || typeof r.name !== 'string' || typeof r.result !== 'string') continue;
-        let args = '';
-        try { args = r.args === undefined ? '' : typeof r.args === 'string' ? r.args : JSON.stringify(r.args) ?? ''; } catch { args = '[unserialisable]'; }
-        const argsCut = args.length > TOOL_ARGS_MAX_CHARS;
-        const result = cutUtf8(r.result, s.l0ToolResultMaxBytes);
-        const name = r.name.slice(0, 200);
-        out.push({
-          // Tool output is third-party text: never more trusted than 'ingested'.
-          role: 'tool', text: `${name}(${args.slice(0, TOOL_ARGS_MAX_CHARS)})\n${result}`, trust: leastTrusted([modelTrust], 'ingested'),
-          meta: { tool: name, argsTruncated: argsCut, resultTruncated: result.length < r.result.length },
-        });
-      }
-    }
-    return out;
-  }
-
-  private rawItem(t: TurnInput, m: { role: RawRole; text: string; trust: Trust; meta?: Record<string, unknown> }, at: number, verdict: GateResult = gate(m.text)): ItemInput {
-    const secrets = detectSecrets(m.text);
-    const secret = secrets.classes.some((c) => SECRET_CLASSES.has(c));
-    const trust: Trust = verdict.verdict === 'reject' ? 'quarantined' : m.trust;
-    return {
-      id: `rw:${newRowId(at)}`, kind: 'raw', role: m.role, text: m.text, trust,
-      prevTrust: verdict.verdict === 'reject' ? m.trust : null,
-      untrusted: verdict.verdict === 'untrusted', secret, tags: secret ? ['contains-secrets'] : [],
-      provider: m.role !== 'user' ? (t.provider ?? null) : null, model: m.role !== 'user' ? (t.model ?? null) : null,
-      entryPath: t.entryPath ?? 'participant', conversation: t.conversation, project: t.project ?? null,
-      projectType: t.project ? null : (t.projectType ?? null), created: at, validFrom: at, sourceType: m.role === 'tool' ? 'tool' : 'chat',
-      importance: 0.5, meta: { ...(m.meta ?? {}), ...(verdict.verdict === 'pass' ? {} : { gate: verdict.detector, verdict: verdict.verdict }) },
-    };
-  }
-}
-
-/** The longest prefix of `s` whose UTF-8 encoding fits in `maxBytes` (never splits a character). */
-function cutUtf8(s: string, maxBytes: number): string {
-  if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
-  let lo = 0, hi = Math.min(s.length, maxBytes);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (Buffer.byteLength(s.slice(0, mid), 'utf8') <= maxBytes) lo = mid; else hi = mid - 1;
-  }
-  // Do not leave half a surrogate pair at the cut.
-  const c = s.charCodeAt(lo - 1);
-  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? lo - 1 : lo);
-}
-
-function validateTurn(t: TurnInput): void {
-  if (!t || typeof t !== 'object') throw new MemoryError('E_BAD_INPUT', 'a turn needs a conversation, a user message and a reply');
-  if (typeof t.conversation !== 'string' || !/^[\w.:-]{1,128}$/.test(t.conversation)) {
-    throw new MemoryError('E_BAD_INPUT', 'conversation id: 1–128 letters, digits, "_", "-", ".", ":"');
-  }
-  for (const [name, v] of [['user', t.user], ['assistant', t.assistant]] as const) {
-    if (typeof v !== 'string') throw new MemoryError('E_BAD_INPUT', `${name} message must be text`);
-    if (v.length > MAX_MESSAGE_CHARS) throw new MemoryError('E_TOO_LARGE', `${name} message is over ${MAX_MESSAGE_CHARS} characters`);
-  }
-  if (t.at !== undefined && (!Number.isFinite(t.at) || t.at < 0)) throw new MemoryError('E_BAD_INPUT', 'turn time must be a valid date');
-  if (t.trust !== undefined && !['owner', 'peer', 'ingested'].includes(t.trust)) throw new MemoryError('E_BAD_INPUT', 'trust must be owner, peer or ingested');
-  for (const [name, v] of [['project', t.project], ['projectType', t.projectType], ['provider', t.provider], ['model', t.model]] as const) {
-    if (v !== undefined && (typeof v !== 'string' || v.length > 200)) throw new MemoryError('E_BAD_INPUT', `${name} must be text of at most 200 characters`);
   }
 }

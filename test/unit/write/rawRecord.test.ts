@@ -165,18 +165,137 @@ describe('raw record (chunked, content-addressed)', () => {
   });
 });
 
+/** `n` distinct messages of ~150 characters in 40-turn conversations, some of them `key: value` lines (facts), a few repeated. */
+function longImport(n: number, prefix = 'c'): ImportMessage[] {
+  const words = 'release train postgres replica vacuum onboarding contractor certificate export bucket font licence invoice budget meeting roadmap'.split(' ');
+  const tools = ['Vim', 'Emacs', 'VS Code', 'Neovim', 'IntelliJ'];
+  return Array.from({ length: n }, (_, j) => ({
+    conversation: `${prefix}${Math.floor(j / 40)}`, role: j % 2 ? 'assistant' : 'user', at: 1_000 + j * 60_000,
+    text: j % 97 === 5 ? 'Thanks, that helps a lot with the release planning for this quarter.' // repeated verbatim
+      : j % 10 === 0 ? `Editor: ${tools[(j / 10) % tools.length]}\nOwner: ${['Dana', 'Ilse', 'Marek'][j % 3]} (${words[j % words.length]} scripts)`
+        : `Message ${j}: ` + Array.from({ length: 22 }, (_, k) => words[(j * 7 + k * 3) % words.length]).join(' ') + '.',
+  }));
+}
+
+describe('raw record: a long import writes it as it goes', () => {
+  let t: TestEngine;
+  beforeEach(async () => { t = await createTestEngine({ syncVault: false }); });
+  afterEach(async () => { await t.cleanup(); });
+
+  it('stores every message of a several-chunk import in the raw record before any flush, and the flush writes none again', async function () {
+    this.timeout(120_000);
+    const msgs = longImport(1_300);
+    const ids = await t.engine.importMessages(msgs);
+    const s = internals(t.engine).store;
+    const distinct = new Set(msgs.map((m) => m.text)).size;
+    assert.ok(distinct < msgs.length, 'the corpus repeats a message');
+    const st = s.rawBlobs.stats();
+    assert.deepEqual([st.blobs, st.seen], [distinct, msgs.length], 'stored once per distinct text, counted per message');
+    for (const [k, id] of ids.entries()) {
+      const it = s.items.get(id)!;
+      assert.equal(it.text, null, `${id}: no text in the items row`);
+      assert.ok(it.blobHash, `${id}: a content address`);
+      assert.equal(internals(t.engine).writer.textOf(it), msgs[k]!.text, `${id} reads back verbatim`);
+    }
+    assert.equal(t.engine.status().bufferedMessages, msgs.length, 'still buffered for derivation');
+    const hits = await t.engine.search('Message 777', {});
+    assert.ok(hits.some((h) => h.id === ids[777]), 'indexed before the flush');
+    const chunksBefore = s.rawBlobs.stats().chunks;
+    await t.engine.flush();
+    assert.equal(s.rawBlobs.stats().chunks, chunksBefore, 'the flush wrote no chunk');
+    assert.deepEqual([s.rawBlobs.stats().blobs, s.rawBlobs.stats().seen], [distinct, msgs.length]);
+    assert.equal(t.engine.status().bufferedMessages, 0);
+    assert.ok(s.items.count({ kind: 'summary' }) >= 30, 'every conversation summarised');
+    assert.ok(s.items.count({ kind: 'fact' }) > 0, 'facts derived from the key: value lines');
+  });
+
+  it('derives the same memory from one long import as from the same messages imported a chunk at a time', async function () {
+    this.timeout(180_000);
+    const msgs = longImport(1_300);
+    const other = await createTestEngine({ syncVault: false });
+    try {
+      await t.engine.importMessages(msgs);
+      for (let i = 0; i < msgs.length; i += 100) await other.engine.importMessages(msgs.slice(i, i + 100)); // one chunk per call: the flush writes the raw record
+      await t.engine.flush();
+      await other.engine.flush();
+      const view = (e: MemoryEngine) => {
+        const s = internals(e).store;
+        const raw = s.items.list({ kind: 'raw' }).map((it) => [it.conversation, it.created, it.role, it.trust, it.untrusted, it.secret, it.text, internals(e).writer.textOf(it)].join('|')).sort();
+        const derived = (['fact', 'summary', 'entity'] as const).map((kind) => s.items.list({ kind }).map((it) => [it.conversation, it.trust, it.untrusted, it.text, it.summary, (it.tags ?? []).join(',')].join('|')).sort());
+        const chunks = chunkTexts(e).filter((x) => x !== '').sort();
+        const st = s.rawBlobs.stats();
+        return { raw, derived, chunks, blobs: [st.blobs, st.seen, st.rawBytes] };
+      };
+      const a = view(t.engine);
+      const b = view(other.engine);
+      assert.equal(a.raw.length, msgs.length);
+      assert.deepEqual(a.raw, b.raw, 'the same messages, provenance and texts');
+      assert.deepEqual(a.derived, b.derived, 'the same facts, summaries and entities');
+      assert.deepEqual(a.chunks, b.chunks, 'the same raw record');
+      assert.deepEqual(a.blobs, b.blobs);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('forgets a message between a long import and its flush without a trace, its chunk-mates still readable', async function () {
+    this.timeout(120_000);
+    const msgs = longImport(1_100);
+    const ids = await t.engine.importMessages(msgs);
+    const gone = 333;
+    await t.engine.forget(ids[gone]!);
+    await t.engine.flush();
+    assert.ok(!chunkTexts(t.engine).includes(msgs[gone]!.text), 'the forgotten bytes left the chunk');
+    assert.ok(!(await t.engine.search(`Message ${gone}`, {})).some((h) => h.id === ids[gone]), 'search no longer finds it');
+    const s = internals(t.engine).store;
+    for (const k of [gone - 1, gone + 1]) assert.equal(internals(t.engine).writer.textOf(s.items.get(ids[k]!)!), msgs[k]!.text);
+    assert.equal(t.engine.status().bufferedMessages, 0);
+    await t.reopen();
+    assert.ok(!chunkTexts(t.engine).includes(msgs[gone]!.text));
+    assert.equal(internals(t.engine).store.items.count({ kind: 'raw' }), msgs.length - 1);
+  });
+
+  it('flushes a conversation whose buffer holds live turns and a long import\'s runs together', async function () {
+    this.timeout(120_000);
+    const before = await t.engine.recordTurn(turn({ conversation: 'c0' }));
+    const msgs = longImport(1_100);
+    await t.engine.importMessages(msgs);
+    const after = await t.engine.recordTurn(turn({ conversation: 'c0' }));
+    const inC0 = msgs.filter((m) => m.conversation === 'c0').length + before.ids.length + after.ids.length;
+    assert.equal(t.engine.status().bufferedMessages, msgs.length + before.ids.length + after.ids.length, 'an import\'s run counts its messages');
+    await t.engine.flush();
+    assert.equal(t.engine.status().bufferedMessages, 0);
+    const s = internals(t.engine).store;
+    const summary = s.items.get('gs:c0')!;
+    assert.equal(summary.meta.messages, inC0, 'the summary read every message of c0, the runs and the turns');
+    assert.deepEqual(new Set(s.itemSources.sourcesOf('gs:c0')), new Set(s.items.list({ kind: 'raw', conversation: 'c0' }).map((it) => it.id)));
+  });
+
+  it('keeps no raw record of a long import when the raw record is off, as a flush keeps none', async function () {
+    this.timeout(120_000);
+    t.engine.updateSettings({ l0Enabled: false });
+    await t.engine.importMessages(longImport(1_100));
+    assert.equal(internals(t.engine).store.rawBlobs.stats().blobs, 0);
+    await t.engine.flush();
+    assert.equal(internals(t.engine).store.rawBlobs.stats().blobs, 0);
+    assert.equal(internals(t.engine).store.items.count({ kind: 'raw' }), 0, 'the messages are dropped at the flush, as before');
+    assert.ok(internals(t.engine).store.items.count({ kind: 'summary' }) > 0, 'derived all the same');
+  });
+});
+
 describe('raw record: the items table stays packed after flushes', () => {
-  it('a flush moves its shortened rows to the table\'s end: the snapshot is within 12 % of a vacuumed copy', async function () {
+  for (const [how, per] of [['a flush moves its shortened rows to the table\'s end', 400], ['a long import writes its rows without text', 2_400]] as const) it(`${how}: the snapshot is within 12 % of a vacuumed copy`, async function () {
     this.timeout(120_000);
     const t = await createTestEngine({ syncVault: false });
     try {
-      // Messages of ~150 characters in 40-turn conversations, flushed as a whole (a long import, then derivation).
+      // Messages of ~150 characters in 40-turn conversations, flushed as a whole (a long import, then derivation);
+      // imported 400 at a time, each call is one chunk and its flush moves the text.
       const words = 'release train postgres replica vacuum onboarding contractor certificate export bucket font licence invoice budget meeting roadmap'.split(' ');
       const msgs: ImportMessage[] = Array.from({ length: 2_400 }, (_, j) => ({
         conversation: `c${Math.floor(j / 40)}`, role: j % 2 ? 'assistant' : 'user', at: 1_000 + j * 60_000,
         text: `Message ${j}: ` + Array.from({ length: 22 }, (_, k) => words[(j * 7 + k * 3) % words.length]).join(' ') + '.',
       }));
-      await t.engine.importMessages(msgs);
+      for (let i = 0; i < msgs.length; i += per) await t.engine.importMessages(msgs.slice(i, i + per));
       await t.engine.flush();
       await t.engine.close();
       const SQL = await loadSqlJs();

@@ -5,7 +5,10 @@ import { Repo, jsonRows } from './repoBase';
 
 export class ItemSourcesRepo extends Repo {
   add(itemId: string, sourceIds: readonly string[]): void {
-    for (const s of sourceIds) this.write('INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES (?, ?)', [itemId, s], itemId);
+    for (let i = 0; i < sourceIds.length; i += 200) { // a statement per 200 sources, not per source (a summary has up to 400)
+      const part = sourceIds.slice(i, i + 200);
+      this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`, part.flatMap((s) => [itemId, s]), itemId);
+    }
   }
   sourcesOf(itemId: string): string[] {
     return this.q.all('SELECT source_id FROM item_sources WHERE item_id = ? ORDER BY source_id', [itemId]).map((r) => String(r.source_id));

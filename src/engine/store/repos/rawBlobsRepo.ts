@@ -94,9 +94,10 @@ export class RawBlobsRepo extends Repo {
     const fresh: { hash: string; text: string; bytes: number }[] = [];
     const freshSet = new Set<string>();
     const repeats: string[] = [];
+    const stored = this.storedOf(hashes);
     texts.forEach((text, i) => {
       const hash = hashes[i]!;
-      if (freshSet.has(hash) || this.rowOf(hash)) repeats.push(hash);
+      if (freshSet.has(hash) || this.addedRows.has(hash) || (stored.has(hash) && !this.goneRows.has(hash))) repeats.push(hash);
       else { freshSet.add(hash); fresh.push({ hash, text, bytes: encodeText(text).length }); }
     });
     for (let i = 0; i < fresh.length; ) {
@@ -124,13 +125,16 @@ export class RawBlobsRepo extends Repo {
       group.forEach((g, k) => {
         const index = texts0.length + k;
         live.add(index);
-        // ON CONFLICT: another window stored the same content meanwhile; its row wins and this slot is
-        // orphaned (blanked at the chunk's next rewrite).
-        this.write('INSERT INTO raw_blobs (hash, chunk_id, idx, raw_bytes, seen, created) VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT(hash) DO UPDATE SET seen = seen + 1',
-          [g.hash, chunkId, index, g.bytes, at]);
         this.addedRows.set(g.hash, { chunkId, index });
         this.goneRows.delete(g.hash);
       });
+      // A statement per 100 rows, not per message. ON CONFLICT: another window stored the same content meanwhile;
+      // its row wins and this slot is orphaned (blanked at the chunk's next rewrite).
+      for (let k = 0; k < group.length; k += 100) {
+        const rows = group.slice(k, k + 100);
+        this.write(`INSERT INTO raw_blobs (hash, chunk_id, idx, raw_bytes, seen, created) VALUES ${rows.map(() => '(?, ?, ?, ?, 1, ?)').join(', ')} ON CONFLICT(hash) DO UPDATE SET seen = seen + 1`,
+          rows.flatMap((g, r) => [g.hash, chunkId, texts0.length + k + r, g.bytes, at]));
+      }
       this.pendingChunks.set(chunkId, { texts: all, live });
       this.lastChunk = chunkId;
     }
@@ -165,6 +169,33 @@ export class RawBlobsRepo extends Repo {
       hash, text: texts[index]!, codec: String(r.codec), rawBytes: Number(r.raw_bytes), seen: Number(r.seen), created: Number(r.created),
       chunkId, index,
     };
+  }
+
+  /**
+   * The texts of these content addresses (those not stored are left out): one query per 500 addresses, each chunk
+   * inflated once whatever order its rows come in — a flush reads a conversation's messages this way, not one by one.
+   */
+  textsOf(hashes: readonly string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    const want = [...new Set(hashes)];
+    const byChunk = new Map<string, { id: string; gen: number; slots: [string, number][] }>();
+    for (let i = 0; i < want.length; i += 500) {
+      const part = want.slice(i, i + 500);
+      for (const r of this.q.all(`SELECT b.hash, b.chunk_id, b.idx, c.gen FROM raw_blobs b JOIN raw_chunks c ON c.id = b.chunk_id WHERE b.hash IN (${part.map(() => '?').join(', ')})`, part)) {
+        const key = `${String(r.chunk_id)}:${Number(r.gen)}`;
+        let g = byChunk.get(key);
+        if (!g) byChunk.set(key, (g = { id: String(r.chunk_id), gen: Number(r.gen), slots: [] }));
+        g.slots.push([String(r.hash), Number(r.idx)]);
+      }
+    }
+    for (const g of byChunk.values()) {
+      const texts = this.chunkTexts(g.id, g.gen);
+      for (const [hash, index] of g.slots) {
+        if (!texts || index >= texts.length) throw new MemoryError('E_CORRUPT', 'raw record chunk is missing a message', { chunk: g.id, index });
+        out.set(hash, texts[index]!);
+      }
+    }
+    return out;
   }
 
   has(hash: string): boolean {
@@ -212,6 +243,17 @@ export class RawBlobsRepo extends Repo {
       const data = r.data as Uint8Array;
       return cb({ id: String(r.id), gen: Number(r.gen), texts: decompressBatch(data), storedBytes: data.byteLength });
     });
+  }
+
+  /** Which of `hashes` the committed database holds (one query per 500, not one per message). */
+  private storedOf(hashes: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    const want = [...new Set(hashes)];
+    for (let i = 0; i < want.length; i += 500) {
+      const part = want.slice(i, i + 500);
+      for (const r of this.q.all(`SELECT hash FROM raw_blobs WHERE hash IN (${part.map(() => '?').join(', ')})`, part)) out.add(String(r.hash));
+    }
+    return out;
   }
 
   /** Where a message lives as this transaction sees it (its own puts and deletes included). */

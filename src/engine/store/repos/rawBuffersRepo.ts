@@ -11,6 +11,16 @@ export interface RawBufferEntry {
   at: number;
 }
 
+/**
+ * The messages (item ids) an entry stands for: one message's (`provenance.item`), or a run of one conversation's
+ * messages from a long import (`provenance.items`: one row per conversation and chunk, not one per message).
+ */
+export function entryItems(e: Pick<RawBufferEntry, 'provenance'>): string[] {
+  const many = e.provenance.items;
+  if (Array.isArray(many)) return many.filter((x): x is string => typeof x === 'string');
+  return typeof e.provenance.item === 'string' ? [e.provenance.item] : [];
+}
+
 export class RawBuffersRepo extends Repo {
   /** Appends with the next per-conversation sequence number (assigned when applied, so it is the same everywhere). */
   append(e: Omit<RawBufferEntry, 'seq'>): void {
@@ -29,8 +39,10 @@ export class RawBuffersRepo extends Repo {
       provenance: json(r.provenance, {}), at: Number(r.at),
     }));
   }
+  /** Conversations with buffered messages: how many (an import's run counts its messages) and the oldest entry's time. */
   conversations(): { conversation: string; entries: number; oldest: number }[] {
-    return this.q.all('SELECT conversation, count(*) AS n, MIN(at) AS oldest FROM raw_buffers GROUP BY conversation ORDER BY conversation')
+    return this.q.all(`SELECT conversation, SUM(COALESCE(json_array_length(provenance, '$.items'), 1)) AS n, MIN(at) AS oldest
+                         FROM raw_buffers GROUP BY conversation ORDER BY conversation`)
       .map((r) => ({ conversation: String(r.conversation), entries: Number(r.n), oldest: Number(r.oldest) }));
   }
   /** Removes entries up to and including `uptoSeq` (after they were flushed into the raw record). */
