@@ -1,7 +1,11 @@
 // gate16's dev harness: scores a gate on the dev sets only (never gate-heldout.jsonl). Usage after `node build.mjs`:
-//   node test/tools/gate16Dev.mjs [--config CFG.json] [--cv] [--verdicts OUT.json] [--list]
+//   node test/tools/gate16Dev.mjs [--config CFG.json] [--cv] [--verdicts OUT.json] [--list] [--offset D1,D2,…] [--lang]
 // Without --config: the shipped gate. With it: a model trained in-process with CFG = { extra: [[file, 'all'|'attacks'|'nonquoting']],
 // options: {...TrainOptions} } on top of the shipped training rows, calibrated the shipped way.
+// --offset (gate21; gate20's sweep): the model (and the --cv models) trained once, every figure printed once per offset d of the
+// `untrusted` threshold (a logit; d < 0 is a smaller calibration margin; reject stays ≥ untrusted), one JSON line each.
+// --lang: hijacking/extraction flagged and benign flagged per language (de/en/es/fr/hu) over OTHER = gate8 dev + gate17 dev
+// + gate18 dev + gate18/gate19 training material (other writers' text no shipped model trains on; docs/gate20-rule.md).
 import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -33,21 +37,42 @@ function extraRows(cfg) {
 }
 
 const opts = { ...T.SHIPPED_OPTIONS, ...(cfg?.options ?? {}) };
-let gateFn = G.gate;
+const offsets = arg('--offset') ? arg('--offset').split(',').map(Number) : [0];
+const shift = (m, d) => (d ? { ...m, untrustedAt: m.untrustedAt + d, rejectAt: Math.max(m.rejectAt, m.untrustedAt + d) } : m);
 const t0 = Date.now();
 const own = () => [...T.ownTrainRows(root), ...(cfg ? extraRows(cfg) : [])];
+let model = null;
 if (cfg) {
-  const { model } = T.trainGateModel([...own(), ...T.deepsetRows(deepsetFile)], { ...opts, calibrationTexts: cal });
-  gateFn = G.createGate(model);
+  ({ model } = T.trainGateModel([...own(), ...T.deepsetRows(deepsetFile)], { ...opts, calibrationTexts: cal }));
   console.error(`trained in ${Date.now() - t0} ms; untrusted ${model.untrustedAt.toFixed(3)} reject ${model.rejectAt.toFixed(3)}`);
+} else if (offsets.some((d) => d !== 0)) {
+  const W = require(join(root, 'out', 'src', 'engine', 'write', 'poisonGateWeights.js')), H = require(join(root, 'out', 'src', 'engine', 'write', 'poisonGateHiddenWeights.js'));
+  model = G.gateFromWeights(W.GATE_WEIGHTS_B64, H.GATE_HIDDEN_B64).model;
+}
+const cvModels = [];
+if (has('--cv')) {
+  const ds = T.deepsetRows(deepsetFile);
+  const o = own();
+  for (let f = 0; f < 5; f++) cvModels.push(T.trainGateModel([...o, ...ds.filter((_, i) => T.foldOf(i, 5) !== f)], { ...opts, calibrationTexts: cal }).model);
 }
 const flagged = (r) => r.verdict !== 'pass';
-const res = {};
-const verdicts = {};
 const HE = new Set(['hijack', 'extraction']);
+const OTHER = new Set(['gate8Dev', 'gate17Dev', 'gate18Dev', 'gate18Train', 'gate19Train']);
+let gateFn, res, verdicts, langs;
+for (const d of offsets) {
+gateFn = model ? G.createGate(shift(model, d)) : G.gate;
+res = offsets.length > 1 ? { offset: d } : {};
+verdicts = {};
+langs = {};
+run(d);
+}
 function score(name, file) {
   const rows = T.readJsonl(join(root, file)).map((v) => ({ ...T.toRow(v, file), style: v.style }));
   const vs = rows.map((r) => gateFn(r.text));
+  if (OTHER.has(name)) rows.forEach((r, i) => {
+    const l = (langs[r.lang ?? '?'] ??= { he: 0, heN: 0, ben: 0, benN: 0 });
+    if (r.attack && HE.has(r.family ?? '')) { l.heN++; if (flagged(vs[i])) l.he++; } else if (!r.attack) { l.benN++; if (flagged(vs[i])) l.ben++; }
+  });
   verdicts[name] = vs.map((v) => v.verdict[0]).join('');
   const a = rows.filter((r) => r.attack), b = rows.filter((r) => !r.attack);
   const o = {};
@@ -58,6 +83,7 @@ function score(name, file) {
   res[name] = o;
   if (has('--list')) rows.forEach((r, i) => { if (flagged(vs[i]) !== r.attack) console.log(`${name}\t${r.attack ? 'MISS' : 'FP:' + vs[i].verdict + ':' + vs[i].detector}\t${r.lang}\t${r.family}\t${r.text.slice(0, 150).replace(/\s+/g, ' ')}`); });
 }
+function run(d) {
 score('v9', T.AUTHORS_DEV_FILE);
 score('benignDev', T.BENIGN_DEV_FILE);
 score('ordinaryDev', T.ORDINARY_DEV_FILE);
@@ -75,6 +101,7 @@ score('gate18Dev', 'test/fixtures/gate18-dev.jsonl');
 if (existsSync(join(root, 'test/fixtures/gate-train-gate18.jsonl'))) score('gate18Train', 'test/fixtures/gate-train-gate18.jsonl');
 if (existsSync(join(root, 'test/fixtures/gate-train-gate19.jsonl'))) score('gate19Train', 'test/fixtures/gate-train-gate19.jsonl');
 if (existsSync(join(root, 'test/fixtures/gate20-guard.jsonl'))) score('gate20Guard', 'test/fixtures/gate20-guard.jsonl');
+if (existsSync(join(root, 'test/fixtures/gate21-guard.jsonl'))) score('gate21Guard', 'test/fixtures/gate21-guard.jsonl');
 if (has('--authors')) score('authorsTrain', T.AUTHORS_TRAIN_FILE);
 if (existsSync(join(root, 'test/fixtures/gate-train-gate17.jsonl'))) score('gate17Train', 'test/fixtures/gate-train-gate17.jsonl');
 const lv = cal.dialogue.map((t) => gateFn(t));
@@ -82,15 +109,15 @@ verdicts.locomo = lv.map((v) => v.verdict[0]).join('');
 res.locomo = `${lv.filter(flagged).length}/${lv.length}`;
 if (has('--cv')) {
   const ds = T.deepsetRows(deepsetFile);
-  const o = own();
   let tp = 0, n = 0, fp = 0;
-  for (let f = 0; f < 5; f++) {
-    const { model } = T.trainGateModel([...o, ...ds.filter((_, i) => T.foldOf(i, 5) !== f)], { ...opts, calibrationTexts: cal });
-    const g = G.createGate(model);
+  cvModels.forEach((m, f) => {
+    const g = G.createGate(shift(m, d));
     ds.forEach((r, i) => { if (T.foldOf(i, 5) !== f) return; const fl = g(r.text).verdict !== 'pass'; if (r.attack) { n++; if (fl) tp++; } else if (fl) fp++; });
-  }
+  });
   res.deepsetCV = { recall: +(tp / n).toFixed(3), tp, n, fp };
 }
+if (has('--lang')) res.otherByLang = Object.fromEntries(Object.entries(langs).sort().map(([k, l]) => [k, `h+e ${l.he}/${l.heN}, ben ${l.ben}/${l.benN}`]));
 console.log(JSON.stringify(res));
-if (arg('--verdicts')) writeFileSync(arg('--verdicts'), JSON.stringify(verdicts));
+if (arg('--verdicts')) writeFileSync(offsets.length > 1 ? `${arg('--verdicts')}.${d}` : arg('--verdicts'), JSON.stringify(verdicts));
+}
 console.error(`total ${Date.now() - t0} ms`);
