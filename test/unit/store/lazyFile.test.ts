@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Database } from 'sql.js';
-import { LAZY_PAGE, LazyFile } from '../../../src/engine/store/lazyFile';
+import { LAZY_PAGE, LazyFile, overlayMemoryBytes } from '../../../src/engine/store/lazyFile';
 import { lazyFileOf, openSnapshot } from '../../../src/engine/store/sqlJsPatched';
 import { loadSqlJs } from '../../../src/engine/store/sqlWasm';
 import { Store } from '../../../src/engine/store/store';
@@ -232,6 +232,24 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
         else process.env.MEMORY_STORE_OVERLAY_BYTES = start;
       };
     };
+
+    it('holds at most 256 MiB of written pages by default; MEMORY_STORE_OVERLAY_BYTES sets another bound or none', () => {
+      const restore = restoreOverlay();
+      try {
+        delete process.env.MEMORY_STORE_OVERLAY_BYTES;
+        assert.equal(overlayMemoryBytes(), 256 * 1024 * 1024);
+        process.env.MEMORY_STORE_OVERLAY_BYTES = String(64 * 1024 * 1024);
+        assert.equal(overlayMemoryBytes(), 64 * 1024 * 1024);
+        process.env.MEMORY_STORE_OVERLAY_BYTES = 'Infinity';
+        assert.equal(overlayMemoryBytes(), Infinity, 'unbounded when asked for');
+        for (const bad of ['', '0', '-5', 'lots']) {
+          process.env.MEMORY_STORE_OVERLAY_BYTES = bad;
+          assert.equal(overlayMemoryBytes(), 256 * 1024 * 1024, `"${bad}" keeps the default`);
+        }
+      } finally {
+        restore();
+      }
+    });
 
     it('reads like the same bytes in memory with 3 pages in memory under random writes, reads and truncations; no spill file is left in the folder', () => {
       const dir = tempDir();
