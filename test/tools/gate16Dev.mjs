@@ -50,24 +50,26 @@ if (cfg) {
   model = G.gateFromWeights(W.GATE_WEIGHTS_B64, H.GATE_HIDDEN_B64).model;
 }
 const cvModels = [];
+const ds = has('--cv') ? T.deepsetRows(deepsetFile) : [];
 if (has('--cv')) {
-  const ds = T.deepsetRows(deepsetFile);
   const o = own();
   for (let f = 0; f < 5; f++) cvModels.push(T.trainGateModel([...o, ...ds.filter((_, i) => T.foldOf(i, 5) !== f)], { ...opts, calibrationTexts: cal }).model);
 }
 const flagged = (r) => r.verdict !== 'pass';
 const HE = new Set(['hijack', 'extraction']);
 const OTHER = new Set(['gate8Dev', 'gate17Dev', 'gate18Dev', 'gate18Train', 'gate19Train']);
+const rowsOf = new Map(); // each file read once, whatever the number of offsets
 let gateFn, res, verdicts, langs;
 for (const d of offsets) {
-gateFn = model ? G.createGate(shift(model, d)) : G.gate;
-res = offsets.length > 1 ? { offset: d } : {};
-verdicts = {};
-langs = {};
-run(d);
+  gateFn = model ? G.createGate(shift(model, d)) : G.gate;
+  res = offsets.length > 1 ? { offset: d } : {};
+  verdicts = {};
+  langs = {};
+  run(d);
 }
 function score(name, file) {
-  const rows = T.readJsonl(join(root, file)).map((v) => ({ ...T.toRow(v, file), style: v.style }));
+  if (!rowsOf.has(file)) rowsOf.set(file, T.readJsonl(join(root, file)).map((v) => ({ ...T.toRow(v, file), style: v.style })));
+  const rows = rowsOf.get(file);
   const vs = rows.map((r) => gateFn(r.text));
   if (OTHER.has(name)) rows.forEach((r, i) => {
     const l = (langs[r.lang ?? '?'] ??= { he: 0, heN: 0, ben: 0, benN: 0 });
@@ -84,40 +86,39 @@ function score(name, file) {
   if (has('--list')) rows.forEach((r, i) => { if (flagged(vs[i]) !== r.attack) console.log(`${name}\t${r.attack ? 'MISS' : 'FP:' + vs[i].verdict + ':' + vs[i].detector}\t${r.lang}\t${r.family}\t${r.text.slice(0, 150).replace(/\s+/g, ' ')}`); });
 }
 function run(d) {
-score('v9', T.AUTHORS_DEV_FILE);
-score('benignDev', T.BENIGN_DEV_FILE);
-score('ordinaryDev', T.ORDINARY_DEV_FILE);
-score('hardDev', T.HARD_DEV_FILE);
-score('adviceDev', T.ADVICE_DEV_FILE);
-score('hardBenignDev', T.HARDBENIGN_DEV_FILE);
-score('hbsecretsDev', T.HBSECRETS_DEV_FILE);
-score('hardQuoting', T.HARD_QUOTING_FILE);
-score('attackDev', T.ATTACK_DEV_FILE);
-score('gate8Dev', 'test/fixtures/gate-dev-gate8.jsonl');
-score('gate16Dev', 'test/fixtures/gate16-dev.jsonl');
-score('gate16Train', 'test/fixtures/gate-train-gate16.jsonl');
-score('gate17Dev', 'test/fixtures/gate17-dev.jsonl');
-score('gate18Dev', 'test/fixtures/gate18-dev.jsonl');
-if (existsSync(join(root, 'test/fixtures/gate-train-gate18.jsonl'))) score('gate18Train', 'test/fixtures/gate-train-gate18.jsonl');
-if (existsSync(join(root, 'test/fixtures/gate-train-gate19.jsonl'))) score('gate19Train', 'test/fixtures/gate-train-gate19.jsonl');
-if (existsSync(join(root, 'test/fixtures/gate20-guard.jsonl'))) score('gate20Guard', 'test/fixtures/gate20-guard.jsonl');
-if (existsSync(join(root, 'test/fixtures/gate21-guard.jsonl'))) score('gate21Guard', 'test/fixtures/gate21-guard.jsonl');
-if (has('--authors')) score('authorsTrain', T.AUTHORS_TRAIN_FILE);
-if (existsSync(join(root, 'test/fixtures/gate-train-gate17.jsonl'))) score('gate17Train', 'test/fixtures/gate-train-gate17.jsonl');
-const lv = cal.dialogue.map((t) => gateFn(t));
-verdicts.locomo = lv.map((v) => v.verdict[0]).join('');
-res.locomo = `${lv.filter(flagged).length}/${lv.length}`;
-if (has('--cv')) {
-  const ds = T.deepsetRows(deepsetFile);
-  let tp = 0, n = 0, fp = 0;
-  cvModels.forEach((m, f) => {
-    const g = G.createGate(shift(m, d));
-    ds.forEach((r, i) => { if (T.foldOf(i, 5) !== f) return; const fl = g(r.text).verdict !== 'pass'; if (r.attack) { n++; if (fl) tp++; } else if (fl) fp++; });
-  });
-  res.deepsetCV = { recall: +(tp / n).toFixed(3), tp, n, fp };
-}
-if (has('--lang')) res.otherByLang = Object.fromEntries(Object.entries(langs).sort().map(([k, l]) => [k, `h+e ${l.he}/${l.heN}, ben ${l.ben}/${l.benN}`]));
-console.log(JSON.stringify(res));
-if (arg('--verdicts')) writeFileSync(offsets.length > 1 ? `${arg('--verdicts')}.${d}` : arg('--verdicts'), JSON.stringify(verdicts));
+  score('v9', T.AUTHORS_DEV_FILE);
+  score('benignDev', T.BENIGN_DEV_FILE);
+  score('ordinaryDev', T.ORDINARY_DEV_FILE);
+  score('hardDev', T.HARD_DEV_FILE);
+  score('adviceDev', T.ADVICE_DEV_FILE);
+  score('hardBenignDev', T.HARDBENIGN_DEV_FILE);
+  score('hbsecretsDev', T.HBSECRETS_DEV_FILE);
+  score('hardQuoting', T.HARD_QUOTING_FILE);
+  score('attackDev', T.ATTACK_DEV_FILE);
+  score('gate8Dev', 'test/fixtures/gate-dev-gate8.jsonl');
+  score('gate16Dev', 'test/fixtures/gate16-dev.jsonl');
+  score('gate16Train', 'test/fixtures/gate-train-gate16.jsonl');
+  score('gate17Dev', 'test/fixtures/gate17-dev.jsonl');
+  score('gate18Dev', 'test/fixtures/gate18-dev.jsonl');
+  if (existsSync(join(root, 'test/fixtures/gate-train-gate18.jsonl'))) score('gate18Train', 'test/fixtures/gate-train-gate18.jsonl');
+  if (existsSync(join(root, 'test/fixtures/gate-train-gate19.jsonl'))) score('gate19Train', 'test/fixtures/gate-train-gate19.jsonl');
+  if (existsSync(join(root, 'test/fixtures/gate20-guard.jsonl'))) score('gate20Guard', 'test/fixtures/gate20-guard.jsonl');
+  if (existsSync(join(root, 'test/fixtures/gate21-guard.jsonl'))) score('gate21Guard', 'test/fixtures/gate21-guard.jsonl');
+  if (has('--authors')) score('authorsTrain', T.AUTHORS_TRAIN_FILE);
+  if (existsSync(join(root, 'test/fixtures/gate-train-gate17.jsonl'))) score('gate17Train', 'test/fixtures/gate-train-gate17.jsonl');
+  const lv = cal.dialogue.map((t) => gateFn(t));
+  verdicts.locomo = lv.map((v) => v.verdict[0]).join('');
+  res.locomo = `${lv.filter(flagged).length}/${lv.length}`;
+  if (has('--cv')) {
+    let tp = 0, n = 0, fp = 0;
+    cvModels.forEach((m, f) => {
+      const g = G.createGate(shift(m, d));
+      ds.forEach((r, i) => { if (T.foldOf(i, 5) !== f) return; const fl = g(r.text).verdict !== 'pass'; if (r.attack) { n++; if (fl) tp++; } else if (fl) fp++; });
+    });
+    res.deepsetCV = { recall: +(tp / n).toFixed(3), tp, n, fp };
+  }
+  if (has('--lang')) res.otherByLang = Object.fromEntries(Object.entries(langs).sort().map(([k, l]) => [k, `h+e ${l.he}/${l.heN}, ben ${l.ben}/${l.benN}`]));
+  console.log(JSON.stringify(res));
+  if (arg('--verdicts')) writeFileSync(offsets.length > 1 ? `${arg('--verdicts')}.${d}` : arg('--verdicts'), JSON.stringify(verdicts));
 }
 console.error(`total ${Date.now() - t0} ms`);

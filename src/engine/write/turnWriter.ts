@@ -465,7 +465,7 @@ export class TurnWriter {
     return null;
   }
 
-  /** The texts of `items` in order, the raw record's read once per 500 (textOf's, without one query per message). */
+  /** The texts of `items` in order: the raw record read one query per 500 addresses, not one per message (textOf: one item). */
   private textsOf(items: readonly Pick<Item, 'text' | 'blobHash'>[]): string[] {
     const want = items.filter((it) => it.text === null && it.blobHash && !this.importTexts.has(it.blobHash)).map((it) => it.blobHash!);
     const stored = want.length > 0 ? this.store.rawBlobs.textsOf(want) : undefined;
@@ -473,8 +473,6 @@ export class TurnWriter {
   }
 
   textOf(item: Pick<Item, 'text' | 'blobHash'>): string {
-    if (item.text !== null) return item.text;
-    if (item.blobHash) return this.importTexts.get(item.blobHash) ?? this.store.rawBlobs.get(item.blobHash)?.text ?? '';
-    return '';
+    return this.textsOf([item])[0]!;
   }
 }

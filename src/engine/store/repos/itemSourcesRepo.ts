@@ -1,13 +1,12 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
 // item_sources: derived item → the items it came from (trust/secret/project propagation, forget)
 import { ID_PREFIX, PROJECT_NOTE_PREFIX, type ItemKind } from '../../types';
-import { Repo, jsonRows } from './repoBase';
+import { Repo, jsonRows, placeholders, slices } from './repoBase';
 
 export class ItemSourcesRepo extends Repo {
   add(itemId: string, sourceIds: readonly string[]): void {
-    for (let i = 0; i < sourceIds.length; i += 200) { // a statement per 200 sources, not per source (a summary has up to 400)
-      const part = sourceIds.slice(i, i + 200);
-      this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${part.map(() => '(?, ?)').join(', ')}`, part.flatMap((s) => [itemId, s]), itemId);
+    for (const part of slices(sourceIds, 200)) { // a statement per 200 sources, not per source (a summary has up to 400)
+      this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${placeholders(part.length, '(?, ?)')}`, part.flatMap((s) => [itemId, s]), itemId);
     }
   }
   sourcesOf(itemId: string): string[] {

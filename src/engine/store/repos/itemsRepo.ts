@@ -2,7 +2,7 @@
 // items
 import { ID_PREFIX, kindOfId, type ItemKind, type Trust } from '../../types';
 import { COL_BY_PROP, INDEX_COLS, ITEM_COLS, ITEM_DEFAULTS, ITEM_INSERT, rowToItem, toParam, type FileStamp, type IndexRow, type Item, type ItemInput, type ItemPatch } from './itemRow';
-import { Repo, Row, SqlParam, badInput, checkTime, jsonRows, num } from './repoBase';
+import { Repo, Row, SqlParam, badInput, checkTime, jsonRows, num, placeholders, slices } from './repoBase';
 
 export type { FileStamp, IndexRow, Item, ItemInput, ItemPatch } from './itemRow';
 
@@ -152,9 +152,8 @@ export class ItemsRepo extends Repo {
 
   private readMany<T extends { id: string }>(ids: readonly string[], cols: string, map: (r: Row) => T): T[] {
     const found = new Map<string, T>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      for (const r of this.q.all(`SELECT ${cols} FROM items WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)) {
+    for (const part of slices(ids, 500)) {
+      for (const r of this.q.all(`SELECT ${cols} FROM items WHERE id IN (${placeholders(part.length)})`, part)) {
         const it = map(r);
         found.set(it.id, it);
       }
@@ -173,12 +172,8 @@ export class ItemsRepo extends Repo {
 
   /** How many of `ids` (distinct) are stored (primary-key look-ups; no row is read). */
   countIds(ids: readonly string[]): number {
-    const distinct = [...new Set(ids)];
     let n = 0;
-    for (let i = 0; i < distinct.length; i += 500) {
-      const chunk = distinct.slice(i, i + 500);
-      n += Number(this.q.get(`SELECT count(*) AS n FROM items WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)?.n ?? 0);
-    }
+    for (const part of slices([...new Set(ids)], 500)) n += Number(this.q.get(`SELECT count(*) AS n FROM items WHERE id IN (${placeholders(part.length)})`, part)?.n ?? 0);
     return n;
   }
 

@@ -11,7 +11,7 @@
 import { MemoryError } from '../../errors';
 import { compressBatch, contentAddress, decompressBatch, encodeText } from '../../write/rawCodec';
 import { newRowId } from './ledgerRepo';
-import { Repo, SqlReader, badInput, checkTime, str } from './repoBase';
+import { Repo, SqlReader, badInput, checkTime, placeholders, slices, str } from './repoBase';
 
 export interface RawBlob {
   hash: string;
@@ -130,10 +130,9 @@ export class RawBlobsRepo extends Repo {
       });
       // A statement per 100 rows, not per message. ON CONFLICT: another window stored the same content meanwhile;
       // its row wins and this slot is orphaned (blanked at the chunk's next rewrite).
-      for (let k = 0; k < group.length; k += 100) {
-        const rows = group.slice(k, k + 100);
-        this.write(`INSERT INTO raw_blobs (hash, chunk_id, idx, raw_bytes, seen, created) VALUES ${rows.map(() => '(?, ?, ?, ?, 1, ?)').join(', ')} ON CONFLICT(hash) DO UPDATE SET seen = seen + 1`,
-          rows.flatMap((g, r) => [g.hash, chunkId, texts0.length + k + r, g.bytes, at]));
+      for (const rows of slices(group, 100)) {
+        this.write(`INSERT INTO raw_blobs (hash, chunk_id, idx, raw_bytes, seen, created) VALUES ${placeholders(rows.length, '(?, ?, ?, ?, 1, ?)')} ON CONFLICT(hash) DO UPDATE SET seen = seen + 1`,
+          rows.flatMap((g) => [g.hash, chunkId, this.addedRows.get(g.hash)!.index, g.bytes, at]));
       }
       this.pendingChunks.set(chunkId, { texts: all, live });
       this.lastChunk = chunkId;
@@ -177,11 +176,9 @@ export class RawBlobsRepo extends Repo {
    */
   textsOf(hashes: readonly string[]): Map<string, string> {
     const out = new Map<string, string>();
-    const want = [...new Set(hashes)];
     const byChunk = new Map<string, { id: string; gen: number; slots: [string, number][] }>();
-    for (let i = 0; i < want.length; i += 500) {
-      const part = want.slice(i, i + 500);
-      for (const r of this.q.all(`SELECT b.hash, b.chunk_id, b.idx, c.gen FROM raw_blobs b JOIN raw_chunks c ON c.id = b.chunk_id WHERE b.hash IN (${part.map(() => '?').join(', ')})`, part)) {
+    for (const part of slices([...new Set(hashes)], 500)) {
+      for (const r of this.q.all(`SELECT b.hash, b.chunk_id, b.idx, c.gen FROM raw_blobs b JOIN raw_chunks c ON c.id = b.chunk_id WHERE b.hash IN (${placeholders(part.length)})`, part)) {
         const key = `${String(r.chunk_id)}:${Number(r.gen)}`;
         let g = byChunk.get(key);
         if (!g) byChunk.set(key, (g = { id: String(r.chunk_id), gen: Number(r.gen), slots: [] }));
@@ -248,10 +245,8 @@ export class RawBlobsRepo extends Repo {
   /** Which of `hashes` the committed database holds (one query per 500, not one per message). */
   private storedOf(hashes: readonly string[]): Set<string> {
     const out = new Set<string>();
-    const want = [...new Set(hashes)];
-    for (let i = 0; i < want.length; i += 500) {
-      const part = want.slice(i, i + 500);
-      for (const r of this.q.all(`SELECT hash FROM raw_blobs WHERE hash IN (${part.map(() => '?').join(', ')})`, part)) out.add(String(r.hash));
+    for (const part of slices([...new Set(hashes)], 500)) {
+      for (const r of this.q.all(`SELECT hash FROM raw_blobs WHERE hash IN (${placeholders(part.length)})`, part)) out.add(String(r.hash));
     }
     return out;
   }

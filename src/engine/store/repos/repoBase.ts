@@ -51,6 +51,18 @@ export function indexNeutralOf(batches: readonly Batch[]): string[] {
   return [...neutral].filter((id) => !changed.has(id));
 }
 
+/** `values` in slices of at most `size`, so a statement's parameters stay bounded (IN lists, multi-row inserts). */
+export function slices<T>(values: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
+  return out;
+}
+
+/** `n` copies of `one` (a row's placeholders), comma-separated: `?, ?, ?` or `(?, ?), (?, ?)`. */
+export function placeholders(n: number, one = '?'): string {
+  return Array.from({ length: n }, () => one).join(', ');
+}
+
 export function badInput(message: string): MemoryError {
   return new MemoryError('E_BAD_INPUT', message);
 }
