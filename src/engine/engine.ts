@@ -631,6 +631,7 @@ export class MemoryEngine extends Disposable {
     }
     await vectorsStopped;
     this.persistIndex('close');
+    this.keeper.recallIndex.releaseVectors(); // saved: its memory goes to the next index this process opens
     await this.store.close();
     this.dispose();
   }

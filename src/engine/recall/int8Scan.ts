@@ -97,6 +97,32 @@ function module(): WebAssembly.Module | null {
 }
 
 const PAGE = 65536;
+
+/**
+ * Memories of released scanners that the collector has not taken yet. A WebAssembly memory never shrinks and is
+ * only freed when collected, so an index reopened in the same process (a reopen, an embedder switch, a reload of
+ * the vector file) used to hold a second copy of every row beside the first until then — at 1M items ~0.45 GB
+ * more at its peak. A new scanner takes a released memory that is still alive instead (zeroed as far as it
+ * uses it); weak references, so a released memory nobody takes is freed as before.
+ */
+const released: WeakRef<WebAssembly.Memory>[] = [];
+
+/** Released memories still alive (tests). */
+export function releasedMemories(): number {
+  return released.filter((r) => r.deref()).length;
+}
+
+function takeReleased(): WebAssembly.Memory | undefined {
+  let best: WebAssembly.Memory | undefined;
+  let at = -1;
+  released.forEach((ref, i) => {
+    const m = ref.deref();
+    if (m && (!best || m.buffer.byteLength > best.buffer.byteLength)) { best = m; at = i; }
+  });
+  if (at >= 0) released.splice(at, 1);
+  for (let i = released.length - 1; i >= 0; i--) if (!released[i]!.deref()) released.splice(i, 1); // collected ones
+  return best;
+}
 /** Rows scanned per kernel call: bounds the result area (16 KB) independent of the partition size. */
 export const SCAN_BLOCK_ROWS = 4096;
 
@@ -119,10 +145,28 @@ export class Int8Scanner {
   constructor(private readonly wasm: WebAssembly.Module, readonly dims: number, capacityRows: number) {
     this.outOff = align(dims * 2, 64);
     this.rowsOff = align(this.outOff + SCAN_BLOCK_ROWS * 4, 64);
-    this.mem = new WebAssembly.Memory({ initial: pagesFor(this.rowsOff + capacityRows * dims) });
+    const need = this.rowsOff + capacityRows * dims;
+    const reused = takeReleased();
+    this.mem = reused ?? new WebAssembly.Memory({ initial: pagesFor(need) });
     const inst = new WebAssembly.Instance(this.wasm, { env: { mem: this.mem } });
     this.dot8 = inst.exports.dot8 as Int8Scanner['dot8'];
-    this.refreshViews();
+    if (reused) {
+      const have = reused.buffer.byteLength;
+      if (need > have) this.mem.grow(pagesFor(need) - have / PAGE);
+      this.refreshViews();
+      this.bytes.fill(0, 0, Math.min(have, need)); // as a new memory would be (pages past `have` are new)
+    } else this.refreshViews();
+  }
+
+  /**
+   * Hands the memory to the next scanner made in this process (see `released`); this scanner holds no rows
+   * afterwards and must not be used again.
+   */
+  release(): void {
+    if (this.bytes.length === 0) return;
+    released.push(new WeakRef(this.mem));
+    if (released.length > 16) released.shift();
+    this.bytes = new Int8Array(0);
   }
 
   /** Makes room for `rows` rows. */
@@ -214,6 +258,8 @@ export interface Int8Rows {
   /** The backing bytes and the byte offset of row 0 (views change after reserve()). */
   readonly bytes: Int8Array;
   readonly rowsOffset: number;
+  /** Gives the memory up (the rows are gone; the object must not be used again). */
+  release(): void;
 }
 
 /** The SIMD scanner when the runtime has WebAssembly SIMD (and dims is a multiple of 16), else plain JS rows. */
@@ -229,6 +275,7 @@ class JsInt8Rows implements Int8Rows {
   constructor(private readonly dims: number, cap: number) {
     this.bytes = new Int8Array(cap * dims);
   }
+  release(): void { this.bytes = new Int8Array(0); }
   reserve(rows: number): void {
     if (rows * this.dims <= this.bytes.length) return;
     const next = new Int8Array(Math.max(rows * this.dims, Math.floor(this.bytes.length * 1.5)));

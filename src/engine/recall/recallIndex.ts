@@ -173,6 +173,7 @@ export class RecallIndex {
   setEmbedder(embedder: Embedder): void {
     this.vectorVersion++;
     this.embedder = embedder;
+    this.vectors.release();
     this.vectors = new VectorIndex(embedder.id, embedder.dims);
     this.pendingText.clear();
     this.textHash.fill(0);
@@ -237,6 +238,7 @@ export class RecallIndex {
       loaded.forEachRow((oldDoc, partition, vec) => {
         if (oldDoc < to.length && to[oldDoc]! >= 0) target.upsert(to[oldDoc]!, partition, vec);
       });
+      loaded.release();
     }
     const pending = this.pendingText.size > 0;
     for (let oldDoc = 0; oldDoc < to.length; oldDoc++) {
@@ -248,9 +250,18 @@ export class RecallIndex {
     const adopted = target.size;
     // Vectors made meanwhile in this process (same embedder) win over the file's.
     this.vectors.forEachRow((doc, partition, vec) => target.upsert(doc, partition, vec));
+    if (this.vectors !== target) this.vectors.release();
     this.vectors = target;
     this.vectorVersion++;
     return adopted;
+  }
+
+  /**
+   * Gives the vectors' memory up at close, after the last save: a reopen in this process reuses it. The index
+   * holds no vectors afterwards; `vectorVersion` stays, so no later save could mistake that for a change.
+   */
+  releaseVectors(): void {
+    this.vectors.release();
   }
 
   /** Writes the current embedder's vectors with the item map `adoptVectors` needs (temp + fsync + rename). */

@@ -47,7 +47,7 @@ const LOAD_CHUNK_BYTES = 4 << 20;
 export class VectorIndex {
   private readonly parts: Partition[] = [];
   private readonly partByLabel = new Map<string, number>();
-  private readonly slots = new DocSlots();
+  private slots = new DocSlots();
 
   private readonly exact: boolean;
   private readonly qbuf: Int8Array;
@@ -70,6 +70,19 @@ export class VectorIndex {
 
   get size(): number {
     return this.slots.size;
+  }
+
+  /**
+   * Empties the index and hands its int8 rows' memory to the next index made in this process (int8Scan.ts:
+   * a WebAssembly memory is only freed when collected, so a replaced index held a second copy until then).
+   * The owner calls it once it has dropped the index (replaced, switched, closed); an index released by
+   * mistake is empty, not wrong.
+   */
+  release(): void {
+    for (const p of this.parts) p.q8?.release();
+    this.parts.length = 0;
+    this.partByLabel.clear();
+    this.slots = new DocSlots();
   }
 
   /** Labels with at least one vector (R-RECALL-10 counts project partitions). */

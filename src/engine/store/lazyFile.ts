@@ -43,8 +43,11 @@ export class LazyFile {
   size: number;
   private fd: number;
   private baseLimit: number;
-  // page → overlay slot, least recently written first (a write moves its page to the end)
+  // page → overlay slot, in the order the pages came into memory; `recent[slot]` is set when the page is written again
+  // (CLOCK, "second chance": the spill moves such a page to the end instead of spilling it). Moving the page to the end
+  // on every write kept an exact LRU order but cost a Map delete and insert per page written (~5 % of a 1M import).
   private readonly slot = new Map<number, number>();
+  private recent = new Uint8Array(0);
   private slabs: Uint8Array[] = [];
   private free: number[] = [];
   private used = 0;
@@ -100,15 +103,14 @@ export class LazyFile {
 
   /** MEMFS write: `len` bytes of `src` at `off` to file position `pos`; returns the new size. */
   write(src: ArrayBufferView, off: number, len: number, pos: number): number {
-    const bytes = new Uint8Array(src.buffer, src.byteOffset + off, len);
     let done = 0;
     while (done < len) {
       const at = pos + done;
       const page = Math.floor(at / LAZY_PAGE);
       const inPage = at - page * LAZY_PAGE;
       const n = Math.min(LAZY_PAGE - inPage, len - done);
-      const view = this.pageForWrite(page, inPage === 0 && n === LAZY_PAGE);
-      view.set(bytes.subarray(done, done + n), inPage);
+      const ms = this.slotForWrite(page, inPage === 0 && n === LAZY_PAGE);
+      this.slabs[Math.floor(ms / SLAB_PAGES)]!.set(new Uint8Array(src.buffer, src.byteOffset + off + done, n), (ms % SLAB_PAGES) * LAZY_PAGE + inPage);
       done += n;
     }
     this.size = Math.max(this.size, pos + len);
@@ -181,6 +183,7 @@ export class LazyFile {
     for (const slab of this.slabs) release(slab);
     this.slot.clear();
     this.slabs = [];
+    this.recent = new Uint8Array(0);
     this.free = [];
     this.used = 0;
     this.spilled.clear();
@@ -239,16 +242,25 @@ export class LazyFile {
 
   /** The overlay page for `page`, created from the file's current bytes unless the caller overwrites all of it. */
   private pageForWrite(page: number, whole: boolean): Uint8Array {
+    return this.slotView(this.slotForWrite(page, whole));
+  }
+
+  /** The memory slot that holds `page` for a write (`whole`: the write covers the page, nothing need be read first). */
+  private slotForWrite(page: number, whole: boolean): number {
     const s = this.slot.get(page);
     if (s !== undefined) {
-      // Most recently written last: the spill takes pages from the front.
-      this.slot.delete(page);
-      this.slot.set(page, s);
-      return this.slotView(s);
+      this.recent[s] = 1; // written again: the spill passes it over once
+      return s;
     }
     if (this.free.length === 0 && this.used >= this.memoryPages) this.spill();
     const ns = this.free.pop() ?? this.used++;
-    if (ns >= this.slabs.length * SLAB_PAGES) this.slabs.push(newSlab());
+    if (ns >= this.slabs.length * SLAB_PAGES) {
+      this.slabs.push(newSlab());
+      const recent = new Uint8Array(this.slabs.length * SLAB_PAGES);
+      recent.set(this.recent);
+      this.recent = recent;
+    }
+    this.recent[ns] = 0;
     const view = this.slotView(ns);
     const sp = this.spilled.get(page);
     if (sp !== undefined) {
@@ -257,7 +269,7 @@ export class LazyFile {
       this.spilled.delete(page);
       this.spillFree.push(sp);
       this.slot.set(page, ns);
-      return view;
+      return ns;
     }
     if (!whole) {
       const at = page * LAZY_PAGE;
@@ -266,10 +278,10 @@ export class LazyFile {
       view.fill(0, n);
     }
     this.slot.set(page, ns);
-    return view;
+    return ns;
   }
 
-  /** Moves the least recently written pages in memory to the spill file, freeing their memory slots. */
+  /** Moves pages written least recently (CLOCK: see `recent`) to the spill file, freeing their memory slots. */
   private spill(): void {
     if (this.spillFd === undefined) {
       const file = path.join(this.dir, `.overlay-${process.pid}-${randomBytes(6).toString('hex')}.spill`);
@@ -278,8 +290,16 @@ export class LazyFile {
     }
     const batch = Math.max(1, Math.min(SPILL_BATCH_PAGES, Math.floor(this.memoryPages / 8)));
     const moves: [page: number, mem: number, at: number][] = [];
+    // Oldest first; a page written again since it came in (or since the last pass) goes to the end once. A page moved
+    // to the end is met again by this loop (a Map's iteration sees entries added during it), so it ends.
     for (const [page, mem] of this.slot) {
       if (moves.length >= batch) break;
+      if (this.recent[mem]) {
+        this.recent[mem] = 0;
+        this.slot.delete(page);
+        this.slot.set(page, mem);
+        continue;
+      }
       moves.push([page, mem, this.spillFree.pop() ?? this.spillUsed++]);
     }
     moves.sort((a, b) => a[2] - b[2]);

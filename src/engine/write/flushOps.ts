@@ -10,7 +10,9 @@ import { leastTrusted } from '../types';
 import { deriveLabel, findCurrentFact, resolveFact, type Entity, type ExtractedFact, type SourceLabel } from './derive';
 import type { GateResult } from './poisonGate';
 
-type Ops = ((tx: Tx) => void)[];
+/** An op writes its rows and hands its (item, source) pairs to `sources`: the flush writes them all at its end, 200 to a statement. */
+export type SourcePairs = [itemId: string, sourceId: string][];
+type Ops = ((tx: Tx, sources: SourcePairs) => void)[];
 
 /**
  * The writes for the facts of `sources` (`found[k]`: the facts of `sources[k]` with the gate's verdict on each;
@@ -45,7 +47,7 @@ export function factOpsOf(
       const resolution = resolveFact(stored, f);
       if (resolution === 'same') {
         const cur = findCurrentFact(stored, f.subject)!;
-        ops.push((tx) => tx.itemSources.add(cur.id, [src.id]));
+        ops.push((_tx, pairs) => { pairs.push([cur.id, src.id]); });
         continue;
       }
       const id = `fa:${newRowId(src.created)}`;
@@ -65,7 +67,7 @@ export function factOpsOf(
       };
       same.push({ ...(fact as Item), meta: fact.meta ?? {} });
       current.set(key, same);
-      ops.push((tx) => { tx.items.put(fact); tx.itemSources.add(id, [src.id]); });
+      ops.push((tx, pairs) => { tx.items.put(fact); pairs.push([id, src.id]); });
       facts++;
     }
   }
@@ -108,13 +110,13 @@ export function entityOpsOf(store: Store, sources: readonly Item[], found: reado
       if (prev.text !== e.value) { fields.text = e.value; fields.title = e.value; }
       if (prev.trust !== trust) fields.trust = trust;
       if (prev.projectType !== projectType) fields.projectType = projectType;
-      ops.push((tx) => { tx.items.patch(id, fields); tx.itemSources.add(id, all); });
+      ops.push((tx, pairs) => { tx.items.patch(id, fields); for (const s of all) pairs.push([id, s]); });
     } else {
       const item: ItemInput = {
         id, kind: 'entity', subkind: e.type, text: e.value, title: e.value, trust, secret: false, project: label.project, projectType,
         created: src.created, updated: now, role: null, importance: 0.3, sourceType: 'derivation', meta,
       };
-      ops.push((tx) => { tx.items.put(item); tx.itemSources.add(id, all); });
+      ops.push((tx, pairs) => { tx.items.put(item); for (const s of all) pairs.push([id, s]); });
     }
     entities++;
   }

@@ -13,7 +13,7 @@ import { deriveLabel } from './derive';
 import { GatePool, type GateJob } from './gatePool';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
-import { entityOpsOf, factOpsOf } from './flushOps';
+import { entityOpsOf, factOpsOf, type SourcePairs } from './flushOps';
 import { analyzeFlush, analyzeSummary, type FlushAnalysis, type FlushTexts, type SummaryAnalysis } from './flushAnalysis';
 import { type MessageOrigin, type TurnInput, l0Extras, rawItem, validateTurn } from './rawMessages';
 
@@ -383,9 +383,11 @@ export class TurnWriter {
         const hashes = tx.rawBlobs.putMany(pending.map((src) => src.text!), now);
         pending.forEach((src, i) => tx.items.moveTextToRaw(src.id, hashes[i]!));
       }
-      for (const op of factOps.ops) op(tx);
+      const pairs: SourcePairs = [];
+      for (const op of factOps.ops) op(tx, pairs);
       if (built) this.putSummary(tx, built);
-      for (const op of entityOps.ops) op(tx);
+      for (const op of entityOps.ops) op(tx, pairs);
+      tx.itemSources.addPairs(pairs); // the facts' and entities' sources, many to a statement (one each, mostly)
       tx.rawBuffers.clear(conversation, maxSeq);
       tx.counters.add('flushes');
     }, { defer: bulk });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizeInPlace } from '../../../src/engine/embed/embedder';
 import { isMemoryError } from '../../../src/engine/errors';
+import { createInt8Scanner, releasedMemories } from '../../../src/engine/recall/int8Scan';
 import { partitionLabel, partitionsFor, VectorIndex } from '../../../src/engine/recall/vectorIndex';
 
 const D = 16;
@@ -27,6 +28,48 @@ describe('VectorIndex', () => {
     assert.throws(() => idx.upsert(1, 'global', nan), (e: unknown) => isMemoryError(e, 'E_BAD_INPUT'));
     assert.throws(() => new VectorIndex('../evil', D), (e: unknown) => isMemoryError(e, 'E_BAD_INPUT'));
     assert.equal(idx.size, 0);
+  });
+
+  it('hands a released index\'s memory to the next one made in the process, zeroed; the released index is empty', () => {
+    const held: unknown[] = [];
+    while (releasedMemories() > 0) held.push(createInt8Scanner(D, 1)); // what earlier tests' closed engines left
+    const first = createInt8Scanner(D, 4096);
+    if (!first) return; // no WebAssembly SIMD here: plain-JS rows, nothing to reuse
+    first.setRow(7, new Int8Array(D).fill(5));
+    const buffer = first.bytes.buffer;
+    first.release();
+    assert.equal(first.bytes.length, 0);
+    const next = createInt8Scanner(D, 16)!;
+    assert.ok(next.bytes.buffer === buffer, 'the released memory is taken, not a new one');
+    assert.ok(next.bytes.every((b) => b === 0), 'as zeroed as a new memory');
+    next.release();
+    const bigger = createInt8Scanner(D, 100_000)!; // more than the released memory holds: it grows
+    assert.ok(bigger.bytes.length >= bigger.rowsOffset + 100_000 * D);
+    assert.ok(bigger.bytes.every((b) => b === 0));
+    const biggerBuffer = bigger.bytes.buffer;
+    bigger.release();
+    assert.ok(createInt8Scanner(D, 1)!.bytes.buffer === biggerBuffer, 'taken back (and kept: the list is empty now)');
+    const sizes = [100, 50_000, 2_000].map((rows) => createInt8Scanner(D, rows)!);
+    const buffers = sizes.map((x) => x.bytes.buffer);
+    for (const x of sizes) x.release();
+    const taken = [1, 1, 1, 1].map(() => createInt8Scanner(D, 1)!.bytes.buffer);
+    assert.ok(taken[0] === buffers[1], 'the largest released memory first');
+    assert.ok(new Set(taken.slice(0, 3)).size === 3 && taken.slice(0, 3).every((b) => buffers.includes(b)), 'each released memory is taken once');
+    assert.ok(!buffers.includes(taken[3]!), 'then new ones');
+
+    const old = new VectorIndex('hash-v1-16', D);
+    for (let i = 0; i < 3000; i++) old.upsert(i, i % 2 ? 'global' : 'p:x', vec(i));
+    old.release();
+    assert.equal(old.size, 0);
+    assert.deepEqual(old.search(vec(1), ['global', 'p:x'], 3), []);
+    const idx = new VectorIndex('hash-v1-16', D); // on the released partitions' memory
+    for (let i = 0; i < 2000; i++) idx.upsert(i + 10_000, 'global', vec(i + 77));
+    for (const probe of [0, 999, 1999]) {
+      const hits = idx.search(vec(probe + 77), ['global'], 1);
+      assert.equal(hits[0]!.docId, probe + 10_000);
+      assert.ok(Math.abs(hits[0]!.score - 1) < 1e-2);
+    }
+    assert.deepEqual(idx.search(vec(1), ['p:x'], 3), [], 'nothing of the released index shows through');
   });
 
   it('finds the nearest vector by dot product', () => {

@@ -9,6 +9,12 @@ export class ItemSourcesRepo extends Repo {
       this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${placeholders(part.length, '(?, ?)')}`, part.flatMap((s) => [itemId, s]), itemId);
     }
   }
+  /** `add` for many items at once: (item, source) pairs, 200 to a statement (a flush's facts and entities: mostly one source each). */
+  addPairs(pairs: readonly (readonly [itemId: string, sourceId: string])[]): void {
+    for (const part of slices(pairs, 200)) {
+      this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${placeholders(part.length, '(?, ?)')}`, part.flat(), ...new Set(part.map((p) => p[0])));
+    }
+  }
   sourcesOf(itemId: string): string[] {
     return this.q.all('SELECT source_id FROM item_sources WHERE item_id = ? ORDER BY source_id', [itemId]).map((r) => String(r.source_id));
   }
