@@ -47,6 +47,8 @@ import { judgeProse, quotedInCode, sourceProse } from './poisonGateSource';
 import { fakedAcknowledgement, pastedChat, transcriptLike } from './poisonGateTranscript';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from './poisonGateWeights';
 import { GATE_HIDDEN_B64, GATE_HIDDEN_SHA256 } from './poisonGateHiddenWeights';
+import { FactorScan } from './factorScan';
+import { factorClauses, needsClauses } from './regexFactors';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
 
@@ -69,6 +71,12 @@ export type GateDetector =
 export interface GateResult { verdict: GateVerdict; detector: GateDetector | null }
 
 export type GateFn = (text: string) => GateResult;
+
+/**
+ * `exhaustive`: run every rule on every text (no factor prefilter). The verdicts are the same by construction; the
+ * equivalence test (gatePrefilter.test.ts) compares the two paths.
+ */
+export interface GateOptions { exhaustive?: boolean }
 
 // ---------------------------------------------------------------------------------------------
 // Normalisation
@@ -198,9 +206,16 @@ interface Detector {
   re: RegExp;
   /** Optional second check on the match (and the text right after it). */
   accept?: (match: string, after: string) => boolean;
-  /** Replaces `re` when a pattern is better written as code. */
-  test?: (views: string) => boolean;
+  /**
+   * Replaces `re` when a pattern is better written as code. Its `needs` property, when set, lists clauses of RegExps
+   * the test is false without: every clause must have a RegExp that matches the views or a part of them (the
+   * prefilter reads their factors; a test without `needs` always runs).
+   */
+  test?: ((views: string) => boolean) & { needs?: Needs };
 }
+
+/** Clauses of RegExps a detector's test needs (see Detector.test). */
+export type Needs = readonly (readonly RegExp[])[];
 
 const W = "[\\p{L}\\p{N}'_-]+"; // a word
 const GAP = (n: number) => `(?:[\\s,;:]+${W}){0,${n}}?[\\s,;:]+`;
@@ -494,15 +509,52 @@ const DETECTORS: Detector[] = [
 ];
 
 /** The rules stage alone (stage 1): reject detectors are checked before untrusted ones. */
-export function gateRules(text: string): GateResult {
+export function gateRules(text: string, options: GateOptions = {}): GateResult {
   if (typeof text !== 'string' || text.length === 0) return { verdict: 'pass', detector: null };
-  return rulesOnViews(gateViews(text));
+  return rulesOnViews(gateViews(text), !!options.exhaustive);
 }
 
-function rulesOnViews(views: string): GateResult {
+// ---------------------------------------------------------------------------------------------
+// Prefilter: each detector's required factor clauses (regexFactors.ts: from its RegExp, or from its test's `needs`);
+// one Aho–Corasick pass over the views (factorScan.ts) marks the clauses with an occurrence, and a detector with a
+// clause without one cannot match: it is skipped. A detector without clauses always runs.
+
+interface Prefilter { scan: FactorScan; clausesOf: Int32Array[] }
+let prefilter: Prefilter | undefined;
+
+/** Each detector's factor clauses (for tests and the prefilter): an empty list means the detector always runs. */
+export function detectorFactors(): { name: GateDetector; verdict: GateVerdict; clauses: string[][] }[] {
+  return DETECTORS.map((d) => ({ name: d.name, verdict: d.verdict, clauses: d.test ? (d.test.needs ? needsClauses(d.test.needs) : []) : factorClauses(d.re) }));
+}
+
+function thePrefilter(): Prefilter {
+  if (prefilter) return prefilter;
+  const sets: string[][] = [];
+  const ids = new Map<string, number>();
+  const clausesOf = detectorFactors().map(({ clauses }) => Int32Array.from(clauses, (c) => {
+    const key = c.join('\u0000');
+    let id = ids.get(key);
+    if (id === undefined) { id = sets.length; sets.push(c); ids.set(key, id); }
+    return id;
+  }));
+  prefilter = { scan: new FactorScan(sets), clausesOf };
+  return prefilter;
+}
+
+function rulesOnViews(views: string, exhaustive = false): GateResult {
+  let hits: Uint8Array | null = null;
+  let clausesOf: Int32Array[] = [];
+  if (!exhaustive) {
+    const pf = thePrefilter();
+    hits = new Uint8Array(pf.scan.groups);
+    pf.scan.scan(views, hits);
+    clausesOf = pf.clausesOf;
+  }
   let untrusted: GateDetector | null = null;
-  for (const d of DETECTORS) {
+  for (let k = 0; k < DETECTORS.length; k++) {
+    const d = DETECTORS[k];
     if (untrusted && d.verdict === 'untrusted') continue;
+    if (hits && !allHit(clausesOf[k], hits)) continue; // a required factor is missing: the detector cannot match
     if (matches(d, views)) {
       if (d.verdict === 'reject') return { verdict: 'reject', detector: d.name };
       untrusted = d.name;
@@ -511,14 +563,20 @@ function rulesOnViews(views: string): GateResult {
   return untrusted ? { verdict: 'untrusted', detector: untrusted } : { verdict: 'pass', detector: null };
 }
 
+function allHit(clauses: Int32Array, hits: Uint8Array): boolean {
+  for (let i = 0; i < clauses.length; i++) if (!hits[clauses[i]]) return false;
+  return true;
+}
+
 /**
  * A gate with the given learned stage (null = rules only). The rules decide first; a text they pass is
  * scored by the model: `reject` at or above its reject threshold, `untrusted` at or above its untrusted one.
  */
-export function createGate(model: GateModel | null): GateFn {
+export function createGate(model: GateModel | null, options: GateOptions = {}): GateFn {
+  const exhaustive = !!options.exhaustive;
   const twoStages = (text: string): GateResult => {
     const views = gateViews(text);
-    const ruled = rulesOnViews(views);
+    const ruled = rulesOnViews(views, exhaustive);
     if (ruled.verdict !== 'pass' || !model) return ruled;
     const prose = sourceProse(text); // mostly source code: the classifier judges the prose inside it (poisonGateSource.ts)
     if (prose) {
@@ -530,7 +588,7 @@ export function createGate(model: GateModel | null): GateFn {
   };
   const literal = (text: string): GateResult => { // a prompt in a string literal: the classifier only far above reject (judgeProse)
     const views = gateViews(text);
-    const ruled = rulesOnViews(views);
+    const ruled = rulesOnViews(views, exhaustive);
     return ruled.verdict !== 'pass' || !model || gateScore(model, views) < 2 * model.rejectAt - model.untrustedAt ? ruled : { verdict: 'untrusted', detector: 'classifier' };
   };
   const quoting = (text: string): GateResult => { // a flagged text may only quote an attack (poisonGateQuotes.ts)
@@ -550,13 +608,13 @@ export function createGate(model: GateModel | null): GateFn {
  * (the shipped form) or bytes. A corrupt or missing table, or a hidden layer that is not the weights' own, leaves the
  * rules in charge: `error` says why (no text is logged), `model` is null.
  */
-export function gateFromWeights(weights: string | Uint8Array, hidden: string | Uint8Array = ''): { gate: GateFn; model: GateModel | null; error: string | null } {
+export function gateFromWeights(weights: string | Uint8Array, hidden: string | Uint8Array = '', options: GateOptions = {}): { gate: GateFn; model: GateModel | null; error: string | null } {
   try {
     const bytes = typeof weights === 'string' ? Buffer.from(weights, 'base64') : weights;
     const model = withHiddenLayer(loadGateModel(bytes), typeof hidden === 'string' ? Buffer.from(hidden, 'base64') : hidden);
-    return { gate: createGate(model), model, error: null };
+    return { gate: createGate(model, options), model, error: null };
   } catch (e) {
-    return { gate: createGate(null), model: null, error: e instanceof Error ? e.message : String(e) };
+    return { gate: createGate(null, options), model: null, error: e instanceof Error ? e.message : String(e) };
   }
 }
 

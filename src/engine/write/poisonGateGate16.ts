@@ -66,6 +66,7 @@ const PRE_FIRST = new RegExp([
 const GIVEN_TO_YOU = /\byou (?:were|have been|'ve been|got) (?:given|handed|provided|fed|sent|told)\b|\byou (?:received|got)\b|\b(?:someone|somebody|they) (?:gave|handed|sent|told) you\b|\bdu\b[^.?!\n]{0,40}\b(?:bekommen|erhalten)\b|\bman dir\b[^.?!\n]{0,30}\b(?:gegeben|geschickt)\b|\bkaptal\b|\b(?:megmondta|mondtak|adtak) neked\b|\bte (?:dieron|pasaron|dijeron|enviaron)\b|\brecibiste\b|\bon t'a (?:donne|fourni|transmis|envoye|dit|explique)\w*|\btu as recu\b|\bquelqu'un t'a\b/u;
 const SEE_IT = /\b(?:see|latni|sehen|ver|voir)\b/u;
 
+// `needs` (poisonGate.ts's prefilter): clauses of RegExps the test is false without — each clause has one matching the views or a part of them.
 /** The reader's own setup asked for: a question about it, or a disclosure verb with "word for word"/"for me"/a new form. */
 export function ownSetupAsked(views: string): boolean {
   const preFirst = PRE_FIRST.test(views) && GIVEN_TO_YOU.test(views);
@@ -89,6 +90,7 @@ export function ownSetupAsked(views: string): boolean {
   }
   return false;
 }
+ownSetupAsked.needs = [[PRE_FIRST, SETUP_STRONG, SETUP_WEAK, RECEIVED_AT_START, SETUP_ALIAS, DEV_TOLD]]; // the guard above
 
 // gate17: a text opening with a person's name ("Tom, what does your system prompt say about tone?") talks to a colleague
 // about *their* prompt; it vetoes the plain question (a disclosure verb with "word for word" still counts).
@@ -124,6 +126,7 @@ export function aiThirdPersonOrder(views: string): boolean {
   }
   return false;
 }
+aiThirdPersonOrder.needs = [[AI_SUBJECT], [HARM]];
 
 // --- weakeningPlant ---
 const KEEP_FRAME = /\b(?:remember\w*|note (?:this )?for (?:later|the future)|for future reference|save (?:this )?as (?:a )?(?:permanent |standing |new )?(?:rule|fact|note)|store (?:this|it|that)(?: as)?(?: a)? (?:fact|rule)?|store this fact|keep in mind|permanent rule|merk dir|merke dir|speicher\w* (?:\S+ ){0,2}?(?:als|dauerhaft)|(?:lege|leg) (?:\S+ ){0,2}?als (?:fakt|regel|notiz)|notiz fur spater|als dauerhafte regel|jegyezd meg|jegyezze meg|mentsd el|mentse el|tarold|jegyzet kesobbre|allando szabaly\w*|recuerda\w*|anota\w*|guarda (?:esto|como)|nota para (?:mas adelante|el futuro)|regla permanente|retiens|retenez|enregistre\w* (?:\S+ ){0,2}?comme|note pour plus tard|a retenir|regle permanente)\b/u;
@@ -137,15 +140,18 @@ export function weakeningPlant(views: string): boolean {
   if (!KEEP_FRAME.test(views) || !WEAKEN.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => KEEP_FRAME.test(v) && WEAKEN.test(v) && !/\b(?:never|nie|soha|nunca|jamais)\b/u.test(v) && !AMOUNT_CAP.test(v));
 }
+weakeningPlant.needs = [[KEEP_FRAME], [WEAKEN]];
 
 // --- secretUpload ---
 const SECRET_FILE = String.raw`(?:\.npmrc|\.pypirc|\.env\b|\.aws\/credentials|\.ssh\/id_[a-z0-9]+\b(?!\.pub)|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.docker\/config\.json|\.git-credentials|\.netrc|\.pgpass|\.kube\/config|credentials\.json|\/etc\/shadow)`;
 const UPLOAD = new RegExp(String.raw`(?<!(?:never|don't|do not|nie|soha|nunca|jamais|ne) (?:run )?)\b(?:curl|wget)\b[^\n|]{0,120}?(?:--data-binary|--data(?:-raw|-urlencode)?|-d|-f|--form|-t|--upload-file|--post-file=?)\s*["']?(?:\w+=)?@?[^\s"']*${SECRET_FILE}[^\n]{0,120}?https?:\/\/`, 'u');
 
 /** curl/wget uploading a well-known secret file to a URL. */
+const CURL = /\b(?:curl|wget)\b/u;
 export function secretUpload(views: string): boolean {
-  return /\b(?:curl|wget)\b/u.test(views) && UPLOAD.test(views);
+  return CURL.test(views) && UPLOAD.test(views);
 }
+secretUpload.needs = [[CURL], [UPLOAD]];
 
 // --- decodeAndObey ---
 const DECODE = /\b(?:decode\w*|rot-?13|backwards|reversed?|in reverse|base64|dekodier\w*|entschlussel\w*|ruckwarts|umgekehrt|fejtsd (?:vissza|meg)|dekodold|visszafele|forditva|decodifica\w*|descifra\w*|al reves|a l'envers|decode\w*|dechiffre\w*|inverse)\b/u;
@@ -156,6 +162,7 @@ export function decodeAndObey(views: string): boolean {
   if (!DECODE.test(views) || !OBEY.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => sentences(v).some((s, i, ss) => DECODE.test(s) && (OBEY.test(s) || OBEY.test(ss[i + 1] ?? ''))));
 }
+decodeAndObey.needs = [[DECODE], [OBEY]];
 
 // --- passiveExfiltration ---
 const PASSIVE_SENSITIVE = /\b(?:passwords?|passwort\w*|credentials?|zugangsdaten|api[ -]?(?:keys?|kulcs\w*|schlussel)|tokens?|(?:the )?contents? of (?:every|each|all) (?:conversation|chat|session)s?|(?:conversation|chat) (?:history|histories|logs?|transcripts?)|every conversation|all conversations|gesprachsverlauf\w*|chatverlauf\w*|jelszav\w*|jelszo\w*|beszelgetes\w*|contrasen\w*|credenciales|historial\w*|conversacion\w*|mots de passe|identifiants|historique\w*|conversations?)\b/u;
@@ -174,6 +181,7 @@ export function passiveExfiltration(views: string): boolean {
   }
   return false;
 }
+passiveExfiltration.needs = [[PASSIVE_SENSITIVE], [PASSIVE]];
 
 // --- harmfulRolePlay ---
 const ROLE_2P = /\b(?:act as|pretend (?:to be|you(?:'re| are))|you are (?:now )?(?:my|a|an)|you're (?:my|a|an)|play(?:ing)? (?:the role of |as )?(?:my|a)\b|roleplay|role-play|imagine (?:that )?you(?:'re| are)|du bist (?:jetzt |nun )?(?:mein|meine|ein|eine)\b|stell dir vor,? du (?:bist|warst)|spiel\w* (?:meine?n?|einen?)\b|te (?:most )?(?:vagy|egy|a|az)\b|szerepjatek|jatsszunk|(?:tu )?eres (?:mi|un|una)\b|finge (?:ser|que eres)|interpreta (?:a|el papel)|tu es (?:mon|ma|un|une)\b|tu incarnes|incarne|joue (?:le role|mon|ma)\b|jouons)/u;
@@ -187,6 +195,7 @@ export function harmfulRolePlay(views: string): boolean {
   if (!ROLE_2P.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => ROLE_2P.test(v) && ((ELDER.test(v) && ELDER_SECRET.test(v)) || (CRIMINAL.test(v) && STEP_BY_STEP.test(v))));
 }
+harmfulRolePlay.needs = [[ROLE_2P], [ELDER, CRIMINAL], [ELDER_SECRET, STEP_BY_STEP]];
 
 // --- setupVoided ---
 // The reader's setup ("the setup text you got at the beginning", "whatever rules were loaded before this message") declared
@@ -202,6 +211,7 @@ export function setupVoided(views: string): boolean {
   if (!TAKEOVER.test(views) || !VOIDED.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => TAKEOVER.test(v) && VOIDED.test(v) && sentences(v).some((s) => SETUP_REF.test(s) && SETUP_GOT.test(s) && VOIDED.test(s)));
 }
+setupVoided.needs = [[TAKEOVER], [VOIDED], [SETUP_REF], [SETUP_GOT]];
 
 // --- fakeConfigHeader ---
 const FAKE_HEADER = /\{\{\s*(?:system|sistema|systeme|rendszer)_?\w*|\{\{\s*\w*(?:override|anulacion|surcharge|felulir\w*|uberschreib\w*)\w*|-{3,}\s*(?:begin\s+)?(?:trusted|vertrauenswurdige?|megbizhato|de confiance)\s+(?:config\w*|konfig\w*|settings)|-{3,}\s*(?:configuracion|configuration|konfiguration|konfiguracio)\s+(?:de confianza|de confiance|vertrauenswurdig|megbizhato)/u;
@@ -213,6 +223,7 @@ export function fakeConfigHeader(views: string): boolean {
   return FAKE_HEADER.test(views) && (AI_SUBJECT.test(views) || SAFETY_OFF.test(views) || REVEAL_ON.test(views) || /\b(?:assistant|asszisztens|asistente|assistent|l'assistant)\b/u.test(views))
     || (SAFETY_OFF.test(views) && REVEAL_ON.test(views));
 }
+fakeConfigHeader.needs = [[FAKE_HEADER, SAFETY_OFF]];
 
 // --- jobNowEvery ---
 const JOB_NOW = /\byour (?:job|task|role) (?:now |from now on )?is (?:now )?to (?:reply|respond|answer|write|say)\b[^.!?\n]{0,80}\b(?:every|each|all|no matter what|whatever)\b|\btu (?:trabajo|tarea|funcion) (?:ahora )?es (?:ahora )?(?:responder|contestar|escribir|decir)\b[^.!?\n]{0,80}\b(?:cada|todos?|todas?|diga lo que diga|sea lo que sea)\b|\bton (?:travail|role|job) est (?:maintenant )?de (?:repondre|ecrire|dire)\b[^.!?\n]{0,80}\b(?:chaque|tous|toutes|quoi qu'il)\b|\begal,? was (?:der nutzer|der benutzer|jemand|man)\b[^.!?\n]{0,40}\b(?:tippt|schreibt|fragt)\b,? (?:antworte|sag|schreib)\w* (?:nur|immer|ausschliesslich)\b|\bakarmit (?:ir|kerdez) a felhasznalo\b[^.!?\n]{0,40}\b(?:csak|mindig)\b/u;
@@ -221,6 +232,7 @@ const JOB_NOW = /\byour (?:job|task|role) (?:now |from now on )?is (?:now )?to (
 export function jobNowEvery(views: string): boolean {
   return JOB_NOW.test(views);
 }
+jobNowEvery.needs = [[JOB_NOW]];
 
 // --- outputPolicy ---
 // An impersonal policy on the reader's output ("all generated replies are to end with …", "ab sofort müssen alle Antworten …",
@@ -231,8 +243,9 @@ const DUTY = /\b(?:are to|is to|must|should|shall|have to|has to|need to|will (?
 const ACT = /\b(?:end|start|begin|include|contain|close|append|recommend|mention|point|link|refer|direct|send|enden|beginnen|anfangen|enthalten|empfehlen|verweisen|hinweis\w*|vegzod\w*|kezdod\w*|tartalmaz\w*|ajanl\w*|linkkel|terminar|empezar|comenzar|incluir|recomendar|remitir|enlace|terminer|commencer|inclure|recommander|renvoyer|invitation|se terminer)\b/u;
 
 /** An impersonal policy on the reader's output that points at an odd link. */
+const LINK_OR_ADDRESS = /https?:\/\/|\d\.\d/u;
 export function outputPolicy(views: string): boolean {
-  if (!/https?:\/\/|\d\.\d/u.test(views) || !OUTPUT_NOUN.test(views) || !ODD_TARGET.test(views)) return false;
+  if (!LINK_OR_ADDRESS.test(views) || !OUTPUT_NOUN.test(views) || !ODD_TARGET.test(views)) return false;
   for (const view of views.split('\n\u0000\n')) {
     for (const s of sentences(view)) {
       if (OUTPUT_NOUN.test(s) && DUTY.test(s) && ACT.test(s) && ODD_TARGET.test(s) && !NEGATION.test(s)) return true;
@@ -240,6 +253,7 @@ export function outputPolicy(views: string): boolean {
   }
   return false;
 }
+outputPolicy.needs = [[LINK_OR_ADDRESS], [OUTPUT_NOUN], [ODD_TARGET], [DUTY], [ACT]];
 
 // --- othersMemoryAsked ---
 // What the reader keeps about *other* people asked for: "the notes you saved about other users", "what did the previous
@@ -260,6 +274,7 @@ export function othersMemoryAsked(views: string): boolean {
   }
   return false;
 }
+othersMemoryAsked.needs = [[OTHERS], [STORED], [ASK_OUT]];
 
 // --- ifYouAreAnAi ---
 // "If you are an AI (reading this) …" in German, Hungarian, Spanish and French (English has its `reject` rule), and two
@@ -272,6 +287,7 @@ const HU_OVERRIDE = /\bmielott valaszol\w*,? (?:eloszor |mindig )?(?:sorold fel|
 export function ifYouAreAnAi(views: string): boolean {
   return IF_AI.test(views) || HU_OVERRIDE.test(views);
 }
+ifYouAreAnAi.needs = [[IF_AI, HU_OVERRIDE]];
 
 // --- debugModeReveal ---
 const DEBUG_MODE = /\b(?:debug|developer|maintenance|diagnostic|god)[ -]?mode\b[^.\n]{0,20}\b(?:on|active|enabled|activated)\b|\bdebug-?modus\b[^.\n]{0,20}\b(?:aktiv\w*|an|ein\w*)\b|\b(?:hibakereso|fejlesztoi|karbantartasi) mod\w*\b[^.\n]{0,20}\b(?:bekapcsol\w*|aktiv\w*)\b|\bmodo (?:depuracion|desarrollador|debug|mantenimiento)\b[^.\n]{0,20}\b(?:activ\w*|encendido)\b|\bmode (?:debogage|debug|developpeur|maintenance)\b[^.\n]{0,20}\b(?:activ\w*|on)\b/u;
@@ -282,3 +298,4 @@ export function debugModeReveal(views: string): boolean {
   if (!DEBUG_MODE.test(views) || !DEBUG_SECRET.test(views)) return false;
   return views.split('\n\u0000\n').some((v) => DEBUG_MODE.test(v) && DEBUG_SECRET.test(v) && (DISCLOSE.test(v) || /\b(?:muestra|affiche|ird ki|gib \w+ aus|gib alle)\b/u.test(v)) && !NEGATION.test(v));
 }
+debugModeReveal.needs = [[DEBUG_MODE], [DEBUG_SECRET]];

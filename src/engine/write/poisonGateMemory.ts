@@ -22,3 +22,5 @@ export function memoryPoisoning(views: string): boolean {
   }
   return false;
 }
+// `needs` (poisonGate.ts's prefilter): clauses of RegExps the test is false without — each clause has one matching the views or a part of them.
+memoryPoisoning.needs = [[MEMORY_VERB], [TRIGGER], [SECURITY]];

@@ -109,6 +109,8 @@ export function plantedForAi(views: string): boolean {
   }
   return false;
 }
+// `needs` (poisonGate.ts's prefilter): clauses of RegExps the test is false without — each clause has one matching the views or a part of them.
+plantedForAi.needs = [[AI_HINT], [LABEL, GREETING, WHOEVER]];
 
 // The gate's `reject` rule for notes addressed to a model (moved here from poisonGate.ts in gate7, unchanged but for
 // the writer's own note): "note to the AI", "AI assistants processing this", "Hinweis an die KI", "olvasó MI",
@@ -125,6 +127,7 @@ export function aiNote(views: string): boolean {
   }
   return false;
 }
+aiNote.needs = [[AI_NOTE]];
 
 // --- standing rules without an addressee ---
 const CREDENTIAL = String.raw`(?:passw\w*|kennw\w*|jelsz\w*|contrasen\w*|mot de passe|mdp|pin|passphrase|secret|token|api[ -]?key)`;
@@ -150,3 +153,4 @@ export function sharedSecret(views: string): boolean {
   }
   return false;
 }
+sharedSecret.needs = [[PASTE_HOST, SECRET_VALUE], [KEY_WORD, SHARE_OK]];

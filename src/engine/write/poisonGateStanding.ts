@@ -98,6 +98,9 @@ export function memoryPlant(views: string): boolean {
   }
   return false;
 }
+// `needs` (poisonGate.ts's prefilter): clauses of RegExps the test is false without — each clause has one matching the views or a part of them.
+// A payee needs MONEY_FLOW, a squat PACKAGE_WORD (squatted's first test).
+memoryPlant.needs = [[FRAME, CHANGE], [MONEY_FLOW, PACKAGE_WORD, UNCHECKED, ENTRY, CONCEAL]];
 
 // --- hijacking paraphrases ---
 const TASK_VERB = String.raw`(?:write|reply|respond|say|output|print|answer|tell|generate|compose|list|produce|type|reveal|repeat|translate|describe|explain|insult|praise|include|visit|open|fetch|load|call|send|append|go to|run|display|show)`;
@@ -130,3 +133,4 @@ const HIJACK = new RegExp([
 export function hijackParaphrase(views: string): boolean {
   return HIJACK.test(views);
 }
+hijackParaphrase.needs = [[HIJACK]];

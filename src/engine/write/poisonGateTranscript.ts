@@ -34,6 +34,8 @@ export function transcriptLike(views: string): boolean {
   HUMAN_LINE.lastIndex = b.index + b[0].length;
   return HUMAN_LINE.exec(views) !== null;
 }
+// `needs` (poisonGate.ts's prefilter): clauses of RegExps the test is false without — each clause has one matching the views or a part of them.
+transcriptLike.needs = [[HUMAN_LINE], [BOT_LINE]];
 
 function labelledTurns(view: string): number {
   return (view.match(HUMAN_LINE)?.length ?? 0) + (view.match(BOT_LINE)?.length ?? 0);
@@ -53,6 +55,7 @@ export function fakedAcknowledgement(views: string): boolean {
   }
   return false;
 }
+fakedAcknowledgement.needs = [[ACK]];
 
 // A turn that sets up standing behaviour ("from now on I give everyone …", "whenever asked", "to anyone") is
 // how a faked compliance reads; an answer pasted from a real chat rarely promises anything for later.
