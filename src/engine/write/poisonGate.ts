@@ -563,6 +563,18 @@ function rulesOnViews(views: string, exhaustive = false): GateResult {
   return untrusted ? { verdict: 'untrusted', detector: untrusted } : { verdict: 'pass', detector: null };
 }
 
+/**
+ * For the equivalence test: every detector on a text's views, without early exit — whether it matches (`fired`) and
+ * whether the prefilter lets it run (`allowed`). A detector that fires must be allowed.
+ */
+export function ruleTrace(text: string): { name: GateDetector; fired: boolean; allowed: boolean }[] {
+  const views = gateViews(text);
+  const pf = thePrefilter();
+  const hits = new Uint8Array(pf.scan.groups);
+  pf.scan.scan(views, hits);
+  return DETECTORS.map((d, k) => ({ name: d.name, fired: matches(d, views), allowed: allHit(pf.clausesOf[k], hits) }));
+}
+
 function allHit(clauses: Int32Array, hits: Uint8Array): boolean {
   for (let i = 0; i < clauses.length; i++) if (!hits[clauses[i]]) return false;
   return true;

@@ -37,13 +37,17 @@ function containsOne(x: string, set: ReadonlySet<string>, maxLen: number): boole
 
 /**
  * A clause without the strings that extend another of its strings (when the longer occurs, so does the shorter).
- * Prefixes only (one sort): a clause left larger than it could be is only slower to scan, never wrong.
+ * Prefixes and suffixes only (two sorts): a clause left larger than it could be is only slower to scan, never wrong.
  */
 const MINIMAL = new WeakSet<string[]>();
 function minimize(clause: string[]): string[] {
   if (MINIMAL.has(clause)) return clause;
-  const out: string[] = [];
-  for (const x of uniq(clause).sort()) if (out.length === 0 || !x.startsWith(out[out.length - 1])) out.push(x);
+  const byPrefix: string[] = [];
+  for (const x of uniq(clause).sort()) if (byPrefix.length === 0 || !x.startsWith(byPrefix[byPrefix.length - 1])) byPrefix.push(x);
+  const reversed = (x: string) => [...x].reverse().join('');
+  const bySuffix: string[] = [];
+  for (const r of byPrefix.map(reversed).sort()) if (bySuffix.length === 0 || !r.startsWith(bySuffix[bySuffix.length - 1])) bySuffix.push(r);
+  const out = bySuffix.map(reversed);
   MINIMAL.add(out);
   return out;
 }
