@@ -7,7 +7,7 @@ export class FactorScan {
   readonly groups: number;
   private readonly width: number;
   private readonly classOf: Uint16Array;
-  private readonly delta: Int32Array;
+  private readonly delta: Uint16Array | Int32Array;
   /** Groups whose strings end at a state (its own and those of its suffix states): outList[outStart[s] .. outStart[s + 1]). */
   private readonly outStart: Int32Array;
   private readonly outList: Int32Array;
@@ -49,7 +49,7 @@ export class FactorScan {
     });
     // Breadth-first: failure links, full transitions, outputs merged along the failure chain.
     const n = children.length;
-    const delta = new Int32Array(n * width);
+    const delta = n <= 65536 ? new Uint16Array(n * width) : new Int32Array(n * width); // half the memory while it fits
     const fail = new Int32Array(n);
     const out: number[][] = own.map((o) => o.slice());
     const queue: number[] = [];
