@@ -630,8 +630,7 @@ export class MemoryEngine extends Disposable {
       this.logger.warn('close.flush_failed', { error: errorCode(e) });
     }
     await vectorsStopped;
-    this.persistIndex('close');
-    this.keeper.recallIndex.releaseVectors(); // saved: its memory goes to the next index this process opens
+    this.keeper.closeIndex(); // saved; the vectors' memory goes to the next index this process opens
     await this.store.close();
     this.dispose();
   }

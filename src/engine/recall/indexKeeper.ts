@@ -270,6 +270,12 @@ export class IndexKeeper extends Disposable {
     await this.index.embedPending();
   }
 
+  /** At close: the last save, then the vectors' memory goes to the next index this process opens (RecallIndex.releaseVectors). */
+  closeIndex(): void {
+    this.persist('close');
+    this.recallIndex.releaseVectors();
+  }
+
   /**
    * Writes the index image (stamped with the store sequence) and this embedder's vectors when they
    * changed since the last save. Called on close and when idle — never on the per-turn path.

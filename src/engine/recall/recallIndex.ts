@@ -18,6 +18,7 @@ import { bufferSource, decodeImage, encodeImage, type ImageOut, type ImageSource
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
+import { growLinks, vectorKey } from './vectorKey';
 
 /** What the index needs of an item (the engine maps store rows onto this). */
 export interface IndexedItem {
@@ -256,13 +257,8 @@ export class RecallIndex {
     return adopted;
   }
 
-  /**
-   * Gives the vectors' memory up at close, after the last save: a reopen in this process reuses it. The index
-   * holds no vectors afterwards; `vectorVersion` stays, so no later save could mistake that for a change.
-   */
-  releaseVectors(): void {
-    this.vectors.release();
-  }
+  /** At close, after the last save: the vectors' memory goes to the next index (`vectorVersion` stays: no save follows). */
+  releaseVectors(): void { this.vectors.release(); }
 
   /** Writes the current embedder's vectors with the item map `adoptVectors` needs (temp + fsync + rename). */
   saveVectors(file: string): void {
@@ -698,19 +694,4 @@ export class RecallIndex {
     this.prevDoc = growLinks(this.prevDoc, cap);
     this.nextDoc = growLinks(this.nextDoc, cap);
   }
-}
-
-/** FNV-1a (32-bit) over the text and partition: equal keys mean the vector can be kept; never 0. */
-export function vectorKey(text: string, partition: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ 0x1f, 0x01000193);
-  for (let i = 0; i < partition.length; i++) h = Math.imul(h ^ partition.charCodeAt(i), 0x01000193);
-  return (h >>> 0) || 1;
-}
-
-function growLinks(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(cap).fill(-1);
-  next.set(a);
-  return next;
 }

@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import { MemoryError } from '../errors';
 import { dotAt, dotAt8, type Int8Rows, int8Rows, quantize, quantizeAt, SCAN_BLOCK_ROWS } from './int8Scan';
-import { MAP_ENTRY_BYTES, TopK } from './keywordIndex';
+import { DocSlots } from './docSlots';
+import { TopK } from './keywordIndex';
 import {
   blockBytes, type ItemMap, type LoadedItemMap, type PartitionOut, readExactly, rowBytesFor, VECTOR_FORMAT, type VectorFileHead,
   withVectorFile, writeVectorFile,
@@ -72,12 +73,7 @@ export class VectorIndex {
     return this.slots.size;
   }
 
-  /**
-   * Empties the index and hands its int8 rows' memory to the next index made in this process (int8Scan.ts:
-   * a WebAssembly memory is only freed when collected, so a replaced index held a second copy until then).
-   * The owner calls it once it has dropped the index (replaced, switched, closed); an index released by
-   * mistake is empty, not wrong.
-   */
+  /** Empties the index; its int8 rows' memory goes to the next index made in this process (int8Scan.ts `released`). */
   release(): void {
     for (const p of this.parts) p.q8?.release();
     this.parts.length = 0;
@@ -483,52 +479,3 @@ export function partitionLabel(project: string | null | undefined, projectType: 
 }
 
 const corruptFile = (why: string) => new MemoryError('E_CORRUPT', `vector file: ${why}`);
-
-/**
- * docId → slot (partition · 2^32 + row; -1 = none). Doc ids are dense in practice (the recall index reuses
- * freed ones), so ids below 2^22 live in a typed array — 1M Map entries cost ~0.2 s to build at load;
- * larger ids fall back to a Map.
- */
-class DocSlots {
-  private static readonly DENSE_LIMIT = 1 << 22; // 32 MB of float64 at most
-  private dense = new Float64Array(0);
-  private sparse: Map<number, number> | null = null;
-  size = 0;
-
-  get approxBytes(): number { return this.dense.byteLength + (this.sparse?.size ?? 0) * MAP_ENTRY_BYTES; }
-  has(docId: number): boolean { return this.get(docId) >= 0; }
-
-  get(docId: number): number {
-    if (docId < this.dense.length) return this.dense[docId]!;
-    return this.sparse?.get(docId) ?? -1;
-  }
-
-  set(docId: number, slot: number): void {
-    if (this.get(docId) < 0) this.size++;
-    if (docId < DocSlots.DENSE_LIMIT) {
-      if (docId >= this.dense.length) {
-        const next = new Float64Array(Math.min(DocSlots.DENSE_LIMIT, Math.max(docId + 1, this.dense.length * 2, 1024))).fill(-1);
-        next.set(this.dense);
-        this.dense = next;
-      }
-      this.dense[docId] = slot;
-    } else {
-      (this.sparse ??= new Map()).set(docId, slot);
-    }
-  }
-
-  /** Sets a new entry; false (and nothing changed) when `docId` has one already. */
-  add(docId: number, slot: number): boolean {
-    if (this.get(docId) >= 0) return false;
-    this.set(docId, slot);
-    return true;
-  }
-
-  delete(docId: number): boolean {
-    if (this.get(docId) < 0) return false;
-    this.size--;
-    if (docId < this.dense.length) this.dense[docId] = -1;
-    else this.sparse!.delete(docId);
-    return true;
-  }
-}
