@@ -4,11 +4,19 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../host';
 import type { Item, ItemInput, ItemPatch } from '../store/repositories';
-import { newRowId } from '../store/repositories';
+import { colsOf, newRowId } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import { leastTrusted } from '../types';
 import { deriveLabel, findCurrentFact, resolveFact, type Entity, type ExtractedFact, type SourceLabel } from './derive';
 import type { GateResult } from './poisonGate';
+
+/** What a flush reads of each message (a dozen of the items row's 40 columns; TurnWriter.readFlush). */
+export type FlushSource = Pick<Item, 'id' | 'kind' | 'conversation' | 'role' | 'trust' | 'secret' | 'untrusted' | 'project' | 'projectType'
+  | 'created' | 'text' | 'blobHash' | 'provider' | 'model' | 'entryPath'>;
+export const FLUSH_SOURCE_COLS = colsOf(['id', 'kind', 'conversation', 'role', 'trust', 'secret', 'untrusted', 'project', 'projectType',
+  'created', 'text', 'blobHash', 'provider', 'model', 'entryPath']);
+/** What a flush reads of an entity it mentions. */
+const ENTITY_COLS = colsOf(['id', 'text', 'trust', 'projectType', 'archivedAt', 'meta']);
 
 /** An op writes its rows and hands its (item, source) pairs to `sources`: the flush writes them all at its end, 200 to a statement. */
 export type SourcePairs = [itemId: string, sourceId: string][];
@@ -20,7 +28,7 @@ type Ops = ((tx: Tx, sources: SourcePairs) => void)[];
  * resolving a flush's facts costs one map look-up each (a flush may hold hundreds of `key: value` lines).
  */
 export function factOpsOf(
-  store: Store, logger: Logger, conversation: string, project: string | null, sources: readonly Item[],
+  store: Store, logger: Logger, conversation: string, project: string | null, sources: readonly FlushSource[],
   found: readonly { fact: ExtractedFact; verdict: GateResult }[][],
 ): { ops: Ops; facts: number; superseded: number } {
   const ops: Ops = [];
@@ -78,9 +86,9 @@ export function factOpsOf(
  * The writes for the entities `sources` mention (messages derivation may read; `found[k]`: the entities of
  * `sources[k]`, extractEntities' answer), and how many entities they touch.
  */
-export function entityOpsOf(store: Store, sources: readonly Item[], found: readonly Entity[][], now: number): { ops: Ops; entities: number } {
+export function entityOpsOf(store: Store, sources: readonly FlushSource[], found: readonly Entity[][], now: number): { ops: Ops; entities: number } {
   const ops: Ops = [];
-  const mentions: { src: Item; e: Entity; label: SourceLabel; id: string }[] = [];
+  const mentions: { src: FlushSource; e: Entity; label: SourceLabel; id: string }[] = [];
   for (const [k, src] of sources.entries()) {
     for (const e of found[k]!) {
       const label = deriveLabel([src]);
@@ -88,7 +96,7 @@ export function entityOpsOf(store: Store, sources: readonly Item[], found: reado
       mentions.push({ src, e, label, id });
     }
   }
-  const stored = new Map(store.items.getMany([...new Set(mentions.map((m) => m.id))]).map((it) => [it.id, it]));
+  const stored = new Map(store.items.pick<'id' | 'text' | 'trust' | 'projectType' | 'archivedAt' | 'meta'>([...new Set(mentions.map((m) => m.id))], ENTITY_COLS).map((it) => [it.id, it]));
   // Every message that mentions an entity in this flush, written as one statement per entity (the ops run later).
   const sourcesOf = new Map<string, string[]>();
   let entities = 0;

@@ -13,7 +13,7 @@ import { deriveLabel } from './derive';
 import { GatePool, type GateJob } from './gatePool';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
-import { entityOpsOf, factOpsOf, type SourcePairs } from './flushOps';
+import { entityOpsOf, factOpsOf, FLUSH_SOURCE_COLS, type FlushSource, type SourcePairs } from './flushOps';
 import { analyzeFlush, analyzeSummary, type FlushAnalysis, type FlushTexts, type SummaryAnalysis } from './flushAnalysis';
 import { type MessageOrigin, type TurnInput, l0Extras, rawItem, validateTurn } from './rawMessages';
 
@@ -45,12 +45,12 @@ interface FlushRead {
   conversation: string;
   now: number;
   maxSeq: number;
-  sources: Item[];
+  sources: FlushSource[];
   /** Raw messages of the conversation when read (a change meanwhile means reading again). */
   rawCount: number;
-  window: Item[];
-  factSources: Item[];
-  entitySources: Item[];
+  window: FlushSource[];
+  factSources: FlushSource[];
+  entitySources: FlushSource[];
   texts: FlushTexts;
 }
 
@@ -331,7 +331,7 @@ export class TurnWriter {
   private readFlush(conversation: string): FlushRead | null {
     const entries = this.store.rawBuffers.list(conversation);
     if (entries.length === 0) return null;
-    const sources = this.store.items.getMany(entries.flatMap(entryItems)); // one query per 500, buffer order
+    const sources = this.store.items.pick<keyof FlushSource>(entries.flatMap(entryItems), FLUSH_SOURCE_COLS); // one query per 500, buffer order
     const rawCount = this.store.items.count({ kind: 'raw', conversation });
     const window = this.summaryWindow(conversation, sources, rawCount);
     const factSources = sources.filter((src) => src.trust !== 'quarantined' && DERIVED_ROLES.has(src.role ?? ''));
@@ -416,7 +416,7 @@ export class TurnWriter {
    * latest, oldest first. `read`: raw items of the conversation the caller holds already (a flush's sources) —
    * when they are all of them (`rawCount`: a conversation's first flush), they are not read again.
    */
-  private summaryWindow(conversation: string, read: readonly Item[], rawCount: number): Item[] {
+  private summaryWindow(conversation: string, read: readonly FlushSource[], rawCount: number): FlushSource[] {
     const held = read.filter((i) => i.kind === 'raw' && i.conversation === conversation);
     const all = (held.length > 0 && rawCount === held.length
       ? [...held].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) // as list's ORDER BY created, id
@@ -426,7 +426,7 @@ export class TurnWriter {
   }
 
   /** The summary item of `window` from its analysis (undefined without messages). */
-  private summaryItem(conversation: string, window: readonly Item[], a: SummaryAnalysis | null, now: number): { item: ItemInput; sources: string[] } | undefined {
+  private summaryItem(conversation: string, window: readonly FlushSource[], a: SummaryAnalysis | null, now: number): { item: ItemInput; sources: string[] } | undefined {
     if (!a || window.length === 0) return undefined;
     const deg = a.degraded;
     if (deg.detector) this.logger.warn('gate.reject', { kind: 'summary', conversation, detector: deg.detector, level: deg.level });

@@ -121,6 +121,11 @@ const INDEX_PROPS: readonly (keyof IndexRow)[] = ['id', 'kind', 'text', 'blobHas
   'untrusted', 'secret', 'pinned', 'role', 'created', 'importance', 'invalidatedAt', 'archivedAt', 'expiresAt'];
 export const INDEX_COLS = ITEM_COLS.filter(([p]) => (INDEX_PROPS as readonly string[]).includes(p));
 
+/** The columns of `props` only (a read that needs a few: no JSON parsed, no string built for the rest). */
+export function colsOf(props: readonly (keyof Item)[]): typeof ITEM_COLS {
+  return ITEM_COLS.filter(([p]) => (props as readonly string[]).includes(p));
+}
+
 export function rowToItem(r: Row): Item;
 export function rowToItem(r: Row, cols: typeof INDEX_COLS): IndexRow;
 export function rowToItem(r: Row, cols = ITEM_COLS): Item | IndexRow {

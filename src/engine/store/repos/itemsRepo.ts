@@ -5,6 +5,7 @@ import { COL_BY_PROP, INDEX_COLS, ITEM_COLS, ITEM_DEFAULTS, ITEM_INSERT, rowToIt
 import { Repo, Row, SqlParam, badInput, checkTime, jsonRows, num, placeholders, slices } from './repoBase';
 
 export type { FileStamp, IndexRow, Item, ItemInput, ItemPatch } from './itemRow';
+export { colsOf } from './itemRow';
 
 
 export interface ItemFilter {
@@ -143,6 +144,11 @@ export class ItemsRepo extends Repo {
   /** `getMany` with only the recall index's columns (IndexRow). */
   indexRows(ids: readonly string[]): IndexRow[] {
     return this.readMany(ids, INDEX_SELECT, (r) => rowToItem(r, INDEX_COLS));
+  }
+
+  /** `getMany` with only the columns of `cols` (from `colsOf`; it must hold 'id'): a flush's sources, the entities it mentions. */
+  pick<K extends keyof Item>(ids: readonly string[], cols: typeof ITEM_COLS): Pick<Item, K>[] {
+    return this.readMany(ids, cols.map((c) => c[1]).join(', '), (r) => rowToItem(r, cols) as unknown as Pick<Item, K> & { id: string });
   }
 
   /** Every item's IndexRow, as `forEach({})` streams them (a rebuild of the recall index). */
