@@ -150,12 +150,10 @@ export class Int8Scanner {
     this.mem = reused ?? new WebAssembly.Memory({ initial: pagesFor(need) });
     const inst = new WebAssembly.Instance(this.wasm, { env: { mem: this.mem } });
     this.dot8 = inst.exports.dot8 as Int8Scanner['dot8'];
-    if (reused) {
-      const have = reused.buffer.byteLength;
-      if (need > have) this.mem.grow(pagesFor(need) - have / PAGE);
-      this.refreshViews();
-      this.bytes.fill(0, 0, Math.min(have, need)); // as a new memory would be (pages past `have` are new)
-    } else this.refreshViews();
+    const have = reused?.buffer.byteLength ?? 0; // a new memory: nothing to grow or clear
+    if (reused && need > have) this.mem.grow(pagesFor(need) - have / PAGE);
+    this.refreshViews();
+    this.bytes.fill(0, 0, Math.min(have, need)); // a reused memory as zeroed as a new one (pages past `have` are new)
   }
 
   /**

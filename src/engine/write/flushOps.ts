@@ -4,19 +4,18 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../host';
 import type { Item, ItemInput, ItemPatch } from '../store/repositories';
-import { colsOf, newRowId } from '../store/repositories';
+import { newRowId } from '../store/repositories';
 import type { Store, Tx } from '../store/store';
 import { leastTrusted } from '../types';
 import { deriveLabel, findCurrentFact, resolveFact, type Entity, type ExtractedFact, type SourceLabel } from './derive';
 import type { GateResult } from './poisonGate';
 
-/** What a flush reads of each message (a dozen of the items row's 40 columns; TurnWriter.readFlush). */
-export type FlushSource = Pick<Item, 'id' | 'kind' | 'conversation' | 'role' | 'trust' | 'secret' | 'untrusted' | 'project' | 'projectType'
-  | 'created' | 'text' | 'blobHash' | 'provider' | 'model' | 'entryPath'>;
-export const FLUSH_SOURCE_COLS = colsOf(['id', 'kind', 'conversation', 'role', 'trust', 'secret', 'untrusted', 'project', 'projectType',
-  'created', 'text', 'blobHash', 'provider', 'model', 'entryPath']);
+/** What a flush reads of each message (15 of the items row's 40 columns; TurnWriter.readFlush). */
+export const FLUSH_SOURCE_PROPS = ['id', 'kind', 'conversation', 'role', 'trust', 'secret', 'untrusted', 'project', 'projectType',
+  'created', 'text', 'blobHash', 'provider', 'model', 'entryPath'] as const;
+export type FlushSource = Pick<Item, (typeof FLUSH_SOURCE_PROPS)[number]>;
 /** What a flush reads of an entity it mentions. */
-const ENTITY_COLS = colsOf(['id', 'text', 'trust', 'projectType', 'archivedAt', 'meta']);
+const ENTITY_PROPS = ['id', 'text', 'trust', 'projectType', 'archivedAt', 'meta'] as const;
 
 /** An op writes its rows and hands its (item, source) pairs to `sources`: the flush writes them all at its end, 200 to a statement. */
 export type SourcePairs = [itemId: string, sourceId: string][];
@@ -96,7 +95,7 @@ export function entityOpsOf(store: Store, sources: readonly FlushSource[], found
       mentions.push({ src, e, label, id });
     }
   }
-  const stored = new Map(store.items.pick<'id' | 'text' | 'trust' | 'projectType' | 'archivedAt' | 'meta'>([...new Set(mentions.map((m) => m.id))], ENTITY_COLS).map((it) => [it.id, it]));
+  const stored = new Map(store.items.pick([...new Set(mentions.map((m) => m.id))], ENTITY_PROPS).map((it) => [it.id, it]));
   // Every message that mentions an entity in this flush, written as one statement per entity (the ops run later).
   const sourcesOf = new Map<string, string[]>();
   let entities = 0;

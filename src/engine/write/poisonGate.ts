@@ -435,19 +435,12 @@ function thePrefilter(): Prefilter {
 }
 
 function rulesOnViews(views: string, exhaustive = false): GateResult {
-  let hits: Uint8Array | null = null;
-  let clausesOf: Int32Array[] = [];
-  if (!exhaustive && (prefilter || ++gatedWithoutPrefilter > PREFILTER_AFTER_TEXTS)) {
-    const pf = thePrefilter();
-    hits = new Uint8Array(pf.scan.groups);
-    pf.scan.scan(views, hits);
-    clausesOf = pf.clausesOf;
-  }
+  const allowed = !exhaustive && (prefilter || ++gatedWithoutPrefilter > PREFILTER_AFTER_TEXTS) ? allowedDetectors(views) : null;
   let untrusted: GateDetector | null = null;
   for (let k = 0; k < DETECTORS.length; k++) {
     const d = DETECTORS[k];
     if (untrusted && d.verdict === 'untrusted') continue;
-    if (hits && !allHit(clausesOf[k], hits)) continue; // a required factor is missing: the detector cannot match
+    if (allowed && !allowed[k]) continue; // a required factor is missing: the detector cannot match
     if (matches(d, views)) {
       if (d.verdict === 'reject') return { verdict: 'reject', detector: d.name };
       untrusted = d.name;
@@ -462,15 +455,16 @@ function rulesOnViews(views: string, exhaustive = false): GateResult {
  */
 export function ruleTrace(text: string): { name: GateDetector; fired: boolean; allowed: boolean }[] {
   const views = gateViews(text);
+  const allowed = allowedDetectors(views);
+  return DETECTORS.map((d, k) => ({ name: d.name, fired: matches(d, views), allowed: allowed[k] === 1 }));
+}
+
+/** Per detector, 1 when every one of its factor clauses occurs in `views` (one pass of the prefilter's scan). */
+function allowedDetectors(views: string): Uint8Array {
   const pf = thePrefilter();
   const hits = new Uint8Array(pf.scan.groups);
   pf.scan.scan(views, hits);
-  return DETECTORS.map((d, k) => ({ name: d.name, fired: matches(d, views), allowed: allHit(pf.clausesOf[k], hits) }));
-}
-
-function allHit(clauses: Int32Array, hits: Uint8Array): boolean {
-  for (let i = 0; i < clauses.length; i++) if (!hits[clauses[i]]) return false;
-  return true;
+  return Uint8Array.from(pf.clausesOf, (clauses) => (clauses.every((c) => hits[c] === 1) ? 1 : 0));
 }
 
 /**

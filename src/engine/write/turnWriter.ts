@@ -13,7 +13,7 @@ import { deriveLabel } from './derive';
 import { GatePool, type GateJob } from './gatePool';
 import { stripRecallEcho } from './echo';
 import { DedupBuffer, similarity, type SaveSkipRule } from './saveFilter';
-import { entityOpsOf, factOpsOf, FLUSH_SOURCE_COLS, type FlushSource, type SourcePairs } from './flushOps';
+import { entityOpsOf, factOpsOf, FLUSH_SOURCE_PROPS, type FlushSource, type SourcePairs } from './flushOps';
 import { analyzeFlush, analyzeSummary, type FlushAnalysis, type FlushTexts, type SummaryAnalysis } from './flushAnalysis';
 import { type MessageOrigin, type TurnInput, l0Extras, rawItem, validateTurn } from './rawMessages';
 
@@ -75,6 +75,9 @@ const FLUSH_CHARS = 32_000;
 const IDLE_FLUSH_MS = 30 * 60_000;
 // Messages read back for a conversation summary: first and last matter most; 400 bounds the work.
 const SUMMARY_MESSAGES = 400;
+
+/** What counting a buffer's characters reads of its messages. */
+const TEXT_PROPS = ['id', 'text', 'blobHash'] as const;
 
 /** Roles derivation reads; tool results and reasoning (L0 extras) are kept verbatim but never derived from. */
 const DERIVED_ROLES = new Set(['user', 'assistant']);
@@ -307,7 +310,7 @@ export class TurnWriter {
     if (n === undefined) {
       const ids = this.store.rawBuffers.list(conversation).flatMap(entryItems);
       n = 0;
-      for (let i = 0; i < ids.length; i += 500) for (const x of this.textsOf(this.store.items.getMany(ids.slice(i, i + 500)))) n += x.length;
+      for (const x of this.textsOf(this.store.items.pick(ids, TEXT_PROPS))) n += x.length; // reads and inflates 500 at a time
       this.buffered.set(conversation, n);
     }
     return n;
@@ -331,7 +334,7 @@ export class TurnWriter {
   private readFlush(conversation: string): FlushRead | null {
     const entries = this.store.rawBuffers.list(conversation);
     if (entries.length === 0) return null;
-    const sources = this.store.items.pick<keyof FlushSource>(entries.flatMap(entryItems), FLUSH_SOURCE_COLS); // one query per 500, buffer order
+    const sources = this.store.items.pick(entries.flatMap(entryItems), FLUSH_SOURCE_PROPS); // one query per 500, buffer order
     const rawCount = this.store.items.count({ kind: 'raw', conversation });
     const window = this.summaryWindow(conversation, sources, rawCount);
     const factSources = sources.filter((src) => src.trust !== 'quarantined' && DERIVED_ROLES.has(src.role ?? ''));

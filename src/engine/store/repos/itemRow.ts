@@ -121,9 +121,12 @@ const INDEX_PROPS: readonly (keyof IndexRow)[] = ['id', 'kind', 'text', 'blobHas
   'untrusted', 'secret', 'pinned', 'role', 'created', 'importance', 'invalidatedAt', 'archivedAt', 'expiresAt'];
 export const INDEX_COLS = ITEM_COLS.filter(([p]) => (INDEX_PROPS as readonly string[]).includes(p));
 
-/** The columns of `props` only (a read that needs a few: no JSON parsed, no string built for the rest). */
+/** The columns of `props` only (a read that needs a few: no JSON parsed, no string built for the rest), once per list. */
+const colsCache = new WeakMap<readonly (keyof Item)[], typeof ITEM_COLS>();
 export function colsOf(props: readonly (keyof Item)[]): typeof ITEM_COLS {
-  return ITEM_COLS.filter(([p]) => (props as readonly string[]).includes(p));
+  let cols = colsCache.get(props);
+  if (!cols) colsCache.set(props, (cols = ITEM_COLS.filter(([p]) => (props as readonly string[]).includes(p))));
+  return cols;
 }
 
 export function rowToItem(r: Row): Item;

@@ -5,9 +5,7 @@ import { Repo, jsonRows, placeholders, slices } from './repoBase';
 
 export class ItemSourcesRepo extends Repo {
   add(itemId: string, sourceIds: readonly string[]): void {
-    for (const part of slices(sourceIds, 200)) { // a statement per 200 sources, not per source (a summary has up to 400)
-      this.write(`INSERT OR IGNORE INTO item_sources (item_id, source_id) VALUES ${placeholders(part.length, '(?, ?)')}`, part.flatMap((s) => [itemId, s]), itemId);
-    }
+    this.addPairs(sourceIds.map((s) => [itemId, s] as const)); // a statement per 200 sources (a summary has up to 400)
   }
   /** `add` for many items at once: (item, source) pairs, 200 to a statement (a flush's facts and entities: mostly one source each). */
   addPairs(pairs: readonly (readonly [itemId: string, sourceId: string])[]): void {

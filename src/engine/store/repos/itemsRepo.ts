@@ -1,11 +1,10 @@
 // Part of the typed repositories (see ../repositories.ts): the only place SQL for the engine's tables is written.
 // items
 import { ID_PREFIX, kindOfId, type ItemKind, type Trust } from '../../types';
-import { COL_BY_PROP, INDEX_COLS, ITEM_COLS, ITEM_DEFAULTS, ITEM_INSERT, rowToItem, toParam, type FileStamp, type IndexRow, type Item, type ItemInput, type ItemPatch } from './itemRow';
+import { COL_BY_PROP, colsOf, INDEX_COLS, ITEM_COLS, ITEM_DEFAULTS, ITEM_INSERT, rowToItem, toParam, type FileStamp, type IndexRow, type Item, type ItemInput, type ItemPatch } from './itemRow';
 import { Repo, Row, SqlParam, badInput, checkTime, jsonRows, num, placeholders, slices } from './repoBase';
 
 export type { FileStamp, IndexRow, Item, ItemInput, ItemPatch } from './itemRow';
-export { colsOf } from './itemRow';
 
 
 export interface ItemFilter {
@@ -146,9 +145,10 @@ export class ItemsRepo extends Repo {
     return this.readMany(ids, INDEX_SELECT, (r) => rowToItem(r, INDEX_COLS));
   }
 
-  /** `getMany` with only the columns of `cols` (from `colsOf`; it must hold 'id'): a flush's sources, the entities it mentions. */
-  pick<K extends keyof Item>(ids: readonly string[], cols: typeof ITEM_COLS): Pick<Item, K>[] {
-    return this.readMany(ids, cols.map((c) => c[1]).join(', '), (r) => rowToItem(r, cols) as unknown as Pick<Item, K> & { id: string });
+  /** `getMany` with only the properties `props` (a constant list holding 'id'): a flush's sources, the entities it mentions. */
+  pick<K extends keyof Item>(ids: readonly string[], props: readonly ('id' | K)[]): Pick<Item, 'id' | K>[] {
+    const cols = colsOf(props);
+    return this.readMany(ids, cols.map((c) => c[1]).join(', '), (r) => rowToItem(r, cols) as unknown as Pick<Item, 'id' | K>);
   }
 
   /** Every item's IndexRow, as `forEach({})` streams them (a rebuild of the recall index). */
