@@ -62,8 +62,8 @@ export interface EngineOptions {
   gateWorkers?: number;
   /** Texts waiting for a vector past which `importMessages` waits for vectors (IndexKeeper.keepUp; tests set it lower). */
   vectorBacklog?: number;
-  /** The store's compaction policy (tests); default: the store's own. */
-  storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes' | 'replayCompactBytes'>;
+  /** The store's compaction policy and deferred-sync timer (tests); default: the store's own. */
+  storePolicy?: Pick<StoreOptions, 'compactBytes' | 'compactRatio' | 'smallSnapshotBytes' | 'idleCompactMs' | 'idleCompactBytes' | 'replayCompactBytes' | 'syncEveryMs'>;
 }
 
 /**

@@ -76,7 +76,7 @@ export class RssSampler {
       const MB = (b: number) => round(b / (1024 * 1024), 1);
       let d: Record<string, number> = {};
       try { d = this.detail?.() ?? {}; } catch { /* an engine closing: no detail */ }
-      this.atMax.set(this.phase, { rssMb: MB(m.rss), v8HeapUsedMb: MB(m.heapUsed), externalMb: MB(m.external), arrayBuffersMb: MB(m.arrayBuffers), ...Object.fromEntries(Object.entries(d).map(([k, v]) => [k, MB(v)])) });
+      this.atMax.set(this.phase, { rssMb: MB(m.rss), v8HeapUsedMb: MB(m.heapUsed), v8HeapTotalMb: MB(m.heapTotal), externalMb: MB(m.external), arrayBuffersMb: MB(m.arrayBuffers), ...Object.fromEntries(Object.entries(d).map(([k, v]) => [k, MB(v)])) });
     }
     s.push(mb);
   }
@@ -106,7 +106,8 @@ export class RssSampler {
 function footprintParts(engine: MemoryEngine | undefined): Record<string, number> {
   if (!engine) return {};
   const f = engine.footprint();
-  return { databaseMb: f.databaseBytes, keywordIndexMb: f.keywordIndexBytes, vectorIndexMb: f.vectorIndexBytes, cacheMb: f.cacheBytes };
+  const store = internals(engine).store;
+  return { databaseMb: f.databaseBytes, sqlHeapMb: store.heapBytes, overlayMb: store.fileMemoryBytes, keywordIndexMb: f.keywordIndexBytes, vectorIndexMb: f.vectorIndexBytes, cacheMb: f.cacheBytes };
 }
 
 /** Bytes per file under `dir` (relative paths), largest first. */

@@ -19,7 +19,14 @@ export class IdTable {
   /** Live + deleted slots (what bounds the probe length). */
   private used = 0;
 
-  constructor(private readonly idOf: (doc: number) => string | undefined, slots?: Int32Array, size = 0) {
+  /**
+   * `idOf` names a doc's id; `is` (default: `idOf(doc) === id`) says whether a doc holds an id — the index passes
+   * IdList.is, which compares bytes, so a probe decodes nothing.
+   */
+  constructor(
+    private readonly idOf: (doc: number) => string | undefined, slots?: Int32Array, size = 0,
+    private readonly is: (doc: number, id: string) => boolean = (doc, id) => idOf(doc) === id,
+  ) {
     this.slots = slots ?? new Int32Array(MIN_SLOTS).fill(EMPTY);
     this.mask = this.slots.length - 1;
     this.size = size;
@@ -39,7 +46,7 @@ export class IdTable {
    * live slot a doc number below `docs`, and exactly `live` of them. Null when the slots do not pass.
    * The table then reads ids through `idOf` (as the constructor's).
    */
-  static adopt(slots: Int32Array, docs: number, live: number, idOf: (doc: number) => string | undefined): IdTable | null {
+  static adopt(slots: Int32Array, docs: number, live: number, idOf: (doc: number) => string | undefined, is?: (doc: number, id: string) => boolean): IdTable | null {
     if (slots.length < MIN_SLOTS || (slots.length & (slots.length - 1)) !== 0) return null;
     let n = 0;
     for (let i = 0; i < slots.length; i++) {
@@ -52,7 +59,7 @@ export class IdTable {
         return null;
       }
     }
-    return n === live && n * 2 <= slots.length ? new IdTable(idOf, slots, n) : null;
+    return n === live && n * 2 <= slots.length ? new IdTable(idOf, slots, n, is) : null;
   }
 
   /** The slots as saved in an image (a view: copy before changing the table). */
@@ -63,7 +70,7 @@ export class IdTable {
     for (let i = hashId(id) & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!;
       if (s === EMPTY) return undefined;
-      if (s >= 0 && this.idOf(s) === id) return s;
+      if (s >= 0 && this.is(s, id)) return s;
     }
   }
 
@@ -84,7 +91,7 @@ export class IdTable {
       }
       if (s === DELETED) {
         if (free < 0) free = i;
-      } else if (this.idOf(s) === id) {
+      } else if (this.is(s, id)) {
         slots[i] = doc;
         return;
       }
@@ -99,7 +106,7 @@ export class IdTable {
     for (let i = hashId(id) & mask; ; i = (i + 1) & mask) {
       const s = slots[i]!;
       if (s === EMPTY) return false;
-      if (s >= 0 && this.idOf(s) === id) {
+      if (s >= 0 && this.is(s, id)) {
         slots[i] = DELETED;
         this.size--;
         return true;
@@ -139,17 +146,24 @@ export function hashId(id: string): number {
 }
 
 /**
- * The index's ids by doc number ('' never an id: undefined = a free doc). Loaded from an image, the ids stay
- * the image's UTF-8 blob and are decoded one at a time when asked for (search results, table probes): at 1M
- * items, splitting them into 1M strings cost ~0.2 s at open and made every garbage collection dearer. Docs
- * changed since (or added after) the blob live in `changed`. `blob` is the saved encoding while nothing
- * changed, so a save or a vector file can reuse it as it is.
+ * The index's ids by doc number ('' never an id: undefined = a free doc), kept encoded as UTF-8 and decoded one at a
+ * time when asked for (search results; table probes compare bytes without decoding, `is`). Loaded from an image, the
+ * ids stay the image's NUL-separated blob (`base`): at 1M items, splitting them into 1M strings cost ~0.2 s at open and
+ * made every garbage collection dearer. Docs appended since (a new doc takes the next number) go to an append-only
+ * byte arena (`tail`, with their offsets), so an import of 1M items holds ~30 MB of bytes rather than 1M strings in a
+ * Map on V8's heap (~130 MB live, which V8 then let grow to about four times that in garbage between its full
+ * collections; issue #16). A doc changed after it was written (freed or reused) lives in `changed`. `blob` is the
+ * whole list's saved encoding while no doc changed, so a save or a vector file writes it as it is.
  */
 export class IdList {
   private base: Buffer = Buffer.alloc(0);
   /** Per base doc the offset of its id in `base`; the id ends at the next offset − 1 (the NUL). */
   private starts = new Int32Array(1);
   private baseLen = 0;
+  /** Ids appended after the base (doc baseLen + k): bytes `tail[tailStarts[k], tailStarts[k + 1])`, '' for a free doc. */
+  private tail: Buffer = Buffer.alloc(0);
+  private tailStarts = new Int32Array(1024);
+  private tailLen = 0;
   private readonly changed = new Map<number, string | undefined>();
   length = 0;
 
@@ -170,6 +184,9 @@ export class IdList {
     this.base = blob;
     this.starts = starts;
     this.baseLen = n;
+    this.tail = Buffer.alloc(0);
+    this.tailStarts = new Int32Array(1024);
+    this.tailLen = 0;
     this.changed.clear();
     this.length = n;
     return true;
@@ -187,13 +204,48 @@ export class IdList {
       const c = this.changed.get(doc);
       if (c !== undefined || this.changed.has(doc)) return c;
     }
+    if (doc >= this.baseLen) {
+      const k = doc - this.baseLen;
+      if (k >= this.tailLen) return undefined;
+      const s = this.tailStarts[k]!, e = this.tailStarts[k + 1]!;
+      return s === e ? undefined : this.tail.toString('utf8', s, e);
+    }
     return this.baseGet(doc);
+  }
+
+  /** Whether `doc` holds `id` — for table probes: the bytes are compared, nothing is decoded for an ASCII id. */
+  is(doc: number, id: string): boolean {
+    if (this.changed.size > 0 && this.changed.has(doc)) return this.changed.get(doc) === id;
+    let buf: Buffer, s: number, e: number;
+    if (doc >= 0 && doc < this.baseLen) {
+      buf = this.base;
+      s = this.starts[doc]!;
+      e = this.starts[doc + 1]! - 1;
+    } else if (doc >= this.baseLen && doc - this.baseLen < this.tailLen) {
+      buf = this.tail;
+      s = this.tailStarts[doc - this.baseLen]!;
+      e = this.tailStarts[doc - this.baseLen + 1]!;
+    } else {
+      return false;
+    }
+    if (e === s) return false; // a free doc
+    if (e - s !== id.length) return /[^\0-\x7f]/.test(id) && buf.toString('utf8', s, e) === id; // only a non-ASCII id differs in length
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      if (c >= 0x80) return buf.toString('utf8', s, e) === id;
+      if (buf[s + i] !== c) return false;
+    }
+    return true;
   }
 
   /** Whether `doc` holds an id (no decoding). */
   has(doc: number): boolean {
     if (this.changed.size > 0 && this.changed.has(doc)) return this.changed.get(doc) !== undefined;
-    return doc >= 0 && doc < this.baseLen && this.starts[doc + 1]! - 1 > this.starts[doc]!;
+    if (doc >= this.baseLen) {
+      const k = doc - this.baseLen;
+      return k < this.tailLen && this.tailStarts[k + 1]! > this.tailStarts[k]!;
+    }
+    return doc >= 0 && this.starts[doc + 1]! - 1 > this.starts[doc]!;
   }
 
   /** The loaded blob's id for `doc`, whatever changed since (undefined past the blob or for a free doc). */
@@ -212,13 +264,47 @@ export class IdList {
   }
 
   set(doc: number, id: string | undefined): void {
-    this.changed.set(doc, id);
-    if (doc >= this.length) this.length = doc + 1;
+    if (doc < this.length) {
+      this.changed.set(doc, id);
+      return;
+    }
+    while (this.length < doc) this.append(undefined); // a gap: free docs
+    this.append(id);
   }
 
-  /** The loaded blob while nothing changed (and nothing was added), else null. */
+  private append(id: string | undefined): void {
+    const at = this.tailStarts[this.tailLen]!;
+    let end = at;
+    if (id) {
+      if (at + id.length * 3 > this.tail.length) {
+        const next = Buffer.allocUnsafe(Math.max(4096, this.tail.length * 2, at + id.length * 3));
+        this.tail.copy(next, 0, 0, at);
+        this.tail = next;
+      }
+      end = at + this.tail.write(id, at, 'utf8');
+    }
+    if (this.tailLen + 2 > this.tailStarts.length) {
+      const next = new Int32Array(this.tailStarts.length * 2);
+      next.set(this.tailStarts);
+      this.tailStarts = next;
+    }
+    this.tailStarts[++this.tailLen] = end;
+    this.length++;
+  }
+
+  /** The whole list's encoding (NUL-separated UTF-8, '' for a free doc) while no doc changed since it was written, else null. */
   get blob(): Buffer | null {
-    return this.changed.size === 0 && this.length === this.baseLen ? this.base : null;
+    if (this.changed.size > 0) return null;
+    if (this.tailLen === 0) return this.base;
+    const tailBytes = this.tailStarts[this.tailLen]!;
+    const out = Buffer.allocUnsafe(this.base.length + (this.baseLen > 0 ? 1 : 0) + tailBytes + this.tailLen - 1);
+    let o = this.base.copy(out, 0);
+    if (this.baseLen > 0) out[o++] = 0;
+    for (let k = 0; k < this.tailLen; k++) {
+      if (k > 0) out[o++] = 0;
+      o += this.tail.copy(out, o, this.tailStarts[k]!, this.tailStarts[k + 1]!);
+    }
+    return out;
   }
 
   /** Every slot decoded (undefined for free docs): for saves and whole-index passes, not per query. */
@@ -228,9 +314,9 @@ export class IdList {
     return out;
   }
 
-  /** Bytes held: the blob and offsets, plus the changed ids (UTF-16 + a Map entry each). */
+  /** Bytes held: the blob and offsets, the appended ids' arena and offsets, plus the changed ids (UTF-16 + a Map entry each). */
   get approxBytes(): number {
-    let n = this.base.byteLength + this.starts.byteLength;
+    let n = this.base.byteLength + this.starts.byteLength + this.tail.byteLength + this.tailStarts.byteLength;
     for (const id of this.changed.values()) n += (id?.length ?? 0) * 2 + 48;
     return n;
   }

@@ -96,7 +96,8 @@ export class RecallIndex {
   keyword = new KeywordIndex();
   private vectors: VectorIndex;
   private readonly idAt = (doc: number): string | undefined => this.ids.get(doc);
-  private docOf = new IdTable(this.idAt);
+  private readonly idIs = (doc: number, id: string): boolean => this.ids.is(doc, id);
+  private docOf = new IdTable(this.idAt, undefined, 0, this.idIs);
   private ids = new IdList();
   private freeDocs: number[] = [];
   private kind = new Uint8Array(1024);
@@ -549,8 +550,8 @@ export class RecallIndex {
         else live++;
       }
       // The saved id table as it is (a view into the image: no per-item work), else one built here.
-      const adopted = img.table && IdTable.adopt(img.table, n, live, this.idAt);
-      this.docOf = adopted || new IdTable(this.idAt);
+      const adopted = img.table && IdTable.adopt(img.table, n, live, this.idAt, this.idIs);
+      this.docOf = adopted || new IdTable(this.idAt, undefined, 0, this.idIs);
       if (!adopted) {
         this.docOf.rehash(IdTable.slotsFor(live));
         for (let d = 0; d < n; d++) if (this.ids.has(d)) this.docOf.set(this.ids.get(d)!, d);

@@ -27,11 +27,11 @@ const COPY_CHUNK = 1 << 20;
 const SPILL_BATCH_PAGES = 256; // pages moved to the spill file at a time (1 MB, one write when their slots are contiguous)
 
 /** The overlay's memory bound unless `MEMORY_STORE_OVERLAY_BYTES` says otherwise. */
-export const OVERLAY_DEFAULT_BYTES = 256 * 1024 * 1024;
+export const OVERLAY_DEFAULT_BYTES = 128 * 1024 * 1024;
 
 /**
  * The overlay's memory bound (bytes): `MEMORY_STORE_OVERLAY_BYTES` when it is a positive number (a machine short of
- * memory; tests set a few pages to spill at once; `Infinity` for none), else 256 MiB.
+ * memory; tests set a few pages to spill at once; `Infinity` for none), else 128 MiB.
  */
 export function overlayMemoryBytes(): number {
   const env = Number(process.env.MEMORY_STORE_OVERLAY_BYTES);

@@ -275,6 +275,51 @@ describe('IdList', () => {
     assert.ok(new IdList().load(Buffer.alloc(0), 0));
     assert.deepEqual(IdList.of(['a', undefined]).toArray(), ['a', undefined]);
   });
+
+  it('keeps appended ids in its byte arena (no string per id), compares bytes in `is`, and encodes the whole list as `blob` while nothing changed', () => {
+    const blob = Buffer.from(['rw:a', '', 'fa:ü-1'].join('\0'), 'utf8');
+    const list = new IdList();
+    assert.ok(list.load(blob, 3));
+    list.set(3, 'rw:b');
+    list.set(5, 'en:ß'); // a gap: doc 4 is free
+    list.set(6, 'rw:c');
+    assert.equal(list.length, 7);
+    assert.deepEqual(list.toArray(), ['rw:a', undefined, 'fa:ü-1', 'rw:b', undefined, 'en:ß', 'rw:c']);
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7].map((d) => list.has(d)), [true, false, true, true, false, true, true, false]);
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((d) => list.isBase(d)), [true, true, true, false, false, false, false]);
+    // `is` agrees with get() for ASCII, non-ASCII, free, out-of-range and same-length-other ids.
+    for (const id of ['rw:a', 'rw:b', 'rw:c', 'fa:ü-1', 'en:ß', 'en:s', 'rw:d', 'fa:u-1', '', 'rw:bb']) {
+      for (let d = -1; d <= 8; d++) assert.equal(list.is(d, id), list.get(d) === id, `is(${d}, ${id})`);
+    }
+    // The whole list's encoding: what a load of the same ids would adopt.
+    const whole = list.blob!;
+    assert.ok(whole);
+    assert.equal(whole.toString('utf8'), ['rw:a', '', 'fa:ü-1', 'rw:b', '', 'en:ß', 'rw:c'].join('\0'));
+    const again = new IdList();
+    assert.ok(again.load(whole, 7));
+    assert.deepEqual(again.toArray(), list.toArray());
+    // A change to an appended doc goes to the overlay (and the blob is no longer the list's).
+    list.set(3, undefined);
+    list.set(6, 'rw:z');
+    assert.deepEqual(list.toArray(), ['rw:a', undefined, 'fa:ü-1', undefined, undefined, 'en:ß', 'rw:z']);
+    assert.equal(list.is(6, 'rw:c'), false);
+    assert.equal(list.is(6, 'rw:z'), true);
+    assert.equal(list.blob, null);
+    // From empty, many appends (the arena grows) and a random model of sets.
+    const big = new IdList();
+    const model: (string | undefined)[] = [];
+    const r = rng(11);
+    for (let step = 0; step < 30000; step++) {
+      const d = r() < 0.8 ? model.length : Math.floor(r() * (model.length + 3));
+      const id = r() < 0.1 ? undefined : `${r() < 0.05 ? 'nö' : 'rw'}:${Math.floor(r() * 1e9).toString(36)}`;
+      big.set(d, id);
+      while (model.length < d) model.push(undefined);
+      model[d] = id;
+    }
+    assert.equal(big.length, model.length);
+    assert.deepEqual(big.toArray(), model);
+    for (let d = 0; d < model.length; d += 7) assert.equal(big.is(d, model[d] ?? 'x'), model[d] !== undefined);
+  });
 });
 
 describe('IdTable', () => {

@@ -233,18 +233,18 @@ describe('store: a snapshot read on demand (LazyFile)', () => {
       };
     };
 
-    it('holds at most 256 MiB of written pages by default; MEMORY_STORE_OVERLAY_BYTES sets another bound or none', () => {
+    it('holds at most 128 MiB of written pages by default; MEMORY_STORE_OVERLAY_BYTES sets another bound or none', () => {
       const restore = restoreOverlay();
       try {
         delete process.env.MEMORY_STORE_OVERLAY_BYTES;
-        assert.equal(overlayMemoryBytes(), 256 * 1024 * 1024);
+        assert.equal(overlayMemoryBytes(), 128 * 1024 * 1024);
         process.env.MEMORY_STORE_OVERLAY_BYTES = String(64 * 1024 * 1024);
         assert.equal(overlayMemoryBytes(), 64 * 1024 * 1024);
         process.env.MEMORY_STORE_OVERLAY_BYTES = 'Infinity';
         assert.equal(overlayMemoryBytes(), Infinity, 'unbounded when asked for');
         for (const bad of ['', '0', '-5', 'lots']) {
           process.env.MEMORY_STORE_OVERLAY_BYTES = bad;
-          assert.equal(overlayMemoryBytes(), 256 * 1024 * 1024, `"${bad}" keeps the default`);
+          assert.equal(overlayMemoryBytes(), 128 * 1024 * 1024, `"${bad}" keeps the default`);
         }
       } finally {
         restore();
