@@ -165,6 +165,10 @@ export class IdList {
   private tailStarts = new Int32Array(1024);
   private tailLen = 0;
   private readonly changed = new Map<number, string | undefined>();
+  // Where `locate` found a doc's bytes: `spanBuf[spanStart, spanEnd)` (no tuple per table probe).
+  private spanBuf: Buffer = this.base;
+  private spanStart = 0;
+  private spanEnd = 0;
   length = 0;
 
   /** Adopts a NUL-separated blob of `n` ids ('' = none); false when it does not hold exactly `n`. */
@@ -181,7 +185,7 @@ export class IdList {
       if (d !== n) return false;
     }
     starts[n] = blob.length + 1;
-    this.base = blob;
+    this.base = this.spanBuf = blob; // (the span never holds on to a replaced blob)
     this.starts = starts;
     this.baseLen = n;
     this.tail = Buffer.alloc(0);
@@ -204,31 +208,31 @@ export class IdList {
       const c = this.changed.get(doc);
       if (c !== undefined || this.changed.has(doc)) return c;
     }
-    if (doc >= this.baseLen) {
+    return this.locate(doc) ? this.spanBuf.toString('utf8', this.spanStart, this.spanEnd) : undefined;
+  }
+
+  /** Finds `doc`'s bytes in the base or the arena (its `changed` entry aside): false for a free doc or none. */
+  private locate(doc: number): boolean {
+    if (doc < 0) return false;
+    if (doc < this.baseLen) {
+      this.spanBuf = this.base;
+      this.spanStart = this.starts[doc]!;
+      this.spanEnd = this.starts[doc + 1]! - 1;
+    } else {
       const k = doc - this.baseLen;
-      if (k >= this.tailLen) return undefined;
-      const s = this.tailStarts[k]!, e = this.tailStarts[k + 1]!;
-      return s === e ? undefined : this.tail.toString('utf8', s, e);
+      if (k >= this.tailLen) return false;
+      this.spanBuf = this.tail;
+      this.spanStart = this.tailStarts[k]!;
+      this.spanEnd = this.tailStarts[k + 1]!;
     }
-    return this.baseGet(doc);
+    return this.spanEnd > this.spanStart;
   }
 
   /** Whether `doc` holds `id` — for table probes: the bytes are compared, nothing is decoded for an ASCII id. */
   is(doc: number, id: string): boolean {
     if (this.changed.size > 0 && this.changed.has(doc)) return this.changed.get(doc) === id;
-    let buf: Buffer, s: number, e: number;
-    if (doc >= 0 && doc < this.baseLen) {
-      buf = this.base;
-      s = this.starts[doc]!;
-      e = this.starts[doc + 1]! - 1;
-    } else if (doc >= this.baseLen && doc - this.baseLen < this.tailLen) {
-      buf = this.tail;
-      s = this.tailStarts[doc - this.baseLen]!;
-      e = this.tailStarts[doc - this.baseLen + 1]!;
-    } else {
-      return false;
-    }
-    if (e === s) return false; // a free doc
+    if (!this.locate(doc)) return false;
+    const buf = this.spanBuf, s = this.spanStart, e = this.spanEnd;
     if (e - s !== id.length) return /[^\0-\x7f]/.test(id) && buf.toString('utf8', s, e) === id; // only a non-ASCII id differs in length
     for (let i = 0; i < id.length; i++) {
       const c = id.charCodeAt(i);
@@ -241,18 +245,12 @@ export class IdList {
   /** Whether `doc` holds an id (no decoding). */
   has(doc: number): boolean {
     if (this.changed.size > 0 && this.changed.has(doc)) return this.changed.get(doc) !== undefined;
-    if (doc >= this.baseLen) {
-      const k = doc - this.baseLen;
-      return k < this.tailLen && this.tailStarts[k + 1]! > this.tailStarts[k]!;
-    }
-    return doc >= 0 && this.starts[doc + 1]! - 1 > this.starts[doc]!;
+    return this.locate(doc);
   }
 
   /** The loaded blob's id for `doc`, whatever changed since (undefined past the blob or for a free doc). */
   baseGet(doc: number): string | undefined {
-    if (doc < 0 || doc >= this.baseLen) return undefined;
-    const s = this.starts[doc]!, e = this.starts[doc + 1]! - 1;
-    return s === e ? undefined : this.base.toString('utf8', s, e);
+    return doc < this.baseLen && this.locate(doc) ? this.spanBuf.toString('utf8', this.spanStart, this.spanEnd) : undefined;
   }
 
   /** The blob `load` adopted (empty when none). */
