@@ -12,7 +12,7 @@ import { Disposable, Emitter, type Event, type Logger } from '../host';
 import type { IndexRow } from '../store/repositories';
 import type { Store } from '../store/store';
 import { kindOfId } from '../types';
-import { fileSource, IMAGE_VERSION } from './indexImage';
+import { fileSource } from './indexImage';
 import { RecallIndex, type IndexedItem, type RestoredImage } from './recallIndex';
 import { VECTOR_FORMAT } from './vectorFile';
 import { VectorIndex } from './vectorIndex';
@@ -148,7 +148,7 @@ export class IndexKeeper extends Disposable {
       this.changedSinceImage = new Set();
       this.noteChanged(restored.touched);
       // An image of an older format is rewritten at the next save (its load builds what version 2 stores).
-      if (this.recallIndex.restoredVersion < IMAGE_VERSION) {
+      if (this.recallIndex.restoredStale) {
         this.changedSinceImage = null;
         this.persisted.version = -1;
       }

@@ -23,7 +23,16 @@ export interface KeywordLink {
 }
 
 /**
- * One analysed query term: its postings ([ordinal, tf] pairs, ascending), length used and idf × query count; a list
+ * A posting is one int32: the doc's ordinal above POSTING_TF_BITS bits of the term's count in it, which saturates at
+ * POSTING_TF_MAX (BM25's tf curve has all but flattened there: k1 = 1.2 gives 0.96 of its limit at 31 in a doc of
+ * average length). Half the bytes of [ordinal, tf] pairs — at 1M items the keyword index was ~0.26 GB, most of it
+ * postings — for at most 2^26 ordinals (67M docs; the index refuses more, see KeywordIndex.add).
+ */
+export const POSTING_TF_BITS = 5;
+export const POSTING_TF_MAX = (1 << POSTING_TF_BITS) - 1;
+
+/**
+ * One analysed query term: its postings (ascending ordinals), count used and idf × query count; a list
  * loaded from an index image continues in `p2` (`len2` used) — every ordinal there is above those in `p`.
  */
 export interface QueryTerm {
@@ -194,11 +203,12 @@ export class ContextScratch {
   /** Fills `tf` of the running docs (and their running neighbours) for one term's postings. */
   private runningTf(p: Int32Array, len: number): void {
     const tfs = this.tf, ordLen = this.ix.ordLen, mark = this.mark;
-    for (let i = 0; i < len; i += 2) {
-      const ord = p[i]!;
+    for (let i = 0; i < len; i++) {
+      const v = p[i]!;
+      const ord = v >>> POSTING_TF_BITS;
       const m = mark[ord]!;
       if (m === 0 || ordLen[ord] === 0 || !this.ok(ord)) continue;
-      const tf = p[i + 1]!;
+      const tf = v & POSTING_TF_MAX;
       if (m & 1) tfs[ord] += tf;
       if (!(m & 2)) continue;
       const s = this.resolve(ord), e = s + this.linkCount[ord]!;
@@ -250,12 +260,13 @@ export class ContextScratch {
   /** Fills `tf` for one term's postings; pushes the ordinals reached onto `reached`. */
   termTf(p: Int32Array, len: number, reached: number[]): void {
     const tfs = this.tf, ordLen = this.ix.ordLen;
-    for (let i = 0; i < len; i += 2) {
-      const ord = p[i]!;
+    for (let i = 0; i < len; i++) {
+      const v = p[i]!;
+      const ord = v >>> POSTING_TF_BITS;
       // A doc the filter refuses is never returned and lends its words to no neighbour: skip it whole
       // (its own score, and the links it would resolve for its length, were most of a scoped query's work).
       if (ordLen[ord] === 0 || !this.ok(ord)) continue;
-      const tf = p[i + 1]!;
+      const tf = v & POSTING_TF_MAX;
       if (tfs[ord] === 0) reached.push(ord);
       tfs[ord] += tf;
       // Links are symmetric: this doc's words reach each linked doc at the link's weight.

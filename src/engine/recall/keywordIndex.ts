@@ -1,6 +1,6 @@
 // In-memory BM25 inverted index over plain records (SPEC R-RECALL-3), independent of the store.
-// Invariants: postings hold internal ordinals in ascending order, interleaved [ordinal, tf] in one
-// Int32Array per term — for an index loaded from its image, an exact-size view of the image (`frozen` ints)
+// Invariants: postings hold internal ordinals in ascending order, one int32 per doc (ordinal and tf packed,
+// keywordContext.ts: POSTING_TF_BITS) in one Int32Array per term — for an index loaded from its image, an exact-size view of the image (`frozen` ints)
 // followed by an own tail array for what was added since (copying a frequent term's whole list out of the
 // image at its first new document cost ~160 MB at 1M docs); an update gets a fresh ordinal and the old one
 // is tombstoned until compaction.
@@ -9,10 +9,12 @@
 // too; the index itself stays per-doc, so links can change without re-indexing anything.
 import { MemoryError } from '../errors';
 import { analyze, detectLanguage, type Language } from './language';
-import { ContextScratch, TopK, type Accumulators, type KeywordContext, type OrdView, type PruneStats, type QueryTerm } from './keywordContext';
+import { DocOrdMap, MAP_ENTRY_BYTES } from './docOrdMap';
+import { ContextScratch, POSTING_TF_BITS, POSTING_TF_MAX, TopK, type Accumulators, type KeywordContext, type OrdView, type PruneStats, type QueryTerm } from './keywordContext';
 
 export type { KeywordContext, KeywordLink } from './keywordContext';
 export { TopK } from './keywordContext';
+export { MAP_ENTRY_BYTES } from './docOrdMap';
 
 export interface KeywordHit {
   docId: number;
@@ -36,15 +38,17 @@ export interface KeywordSearchOptions {
 export interface KeywordIndexOptions {
   k1?: number;
   b?: number;
+  /** @internal Tests: fewer ordinals than the packed format's 2^26. */
+  maxOrdinals?: number;
 }
 
 const MAGIC = 0x4b57_4931; // "KWI1"
-const FORMAT_VERSION = 1;
-const INITIAL_POSTING_CAPACITY = 4; // two [ordinal, tf] pairs; most terms are rare
+const FORMAT_VERSION = 2; // 1: [ordinal, tf] int32 pairs (still read: converted at load); 2: packed postings
+const INITIAL_POSTING_CAPACITY = 2; // postings; most terms are rare
+/** Ordinals a packed posting can carry (2^26: 67M docs, tombstones included until compaction). */
+export const MAX_ORDINALS = 2 ** (31 - POSTING_TF_BITS);
 const MAX_DOC_ID = 0x7fff_ffff;
 const COMPACT_DEAD_RATIO = 0.25; // rebuild once a quarter of the ordinals are dead
-/** Estimated per-entry cost of a Map / array slot in V8 (for `approxBytes`, not exact). */
-export const MAP_ENTRY_BYTES = 48;
 /** Estimated header of a small typed array object in V8. */
 export const TYPED_ARRAY_OVERHEAD = 64;
 
@@ -54,8 +58,8 @@ export class KeywordIndex {
   private readonly termIds = new Map<string, number>();
   private terms: string[] = [];
   private postings: Int32Array[] = [];
-  private postLen = new Int32Array(1024); // int32s used in postings[t] (2 per doc), tail included
-  private frozen = new Int32Array(0); // int32s of postings[t] that are a view of the loaded image (0: an own array)
+  private postLen = new Int32Array(1024); // postings used in postings[t] (one int32 per doc), tail included
+  private frozen = new Int32Array(0); // postings of postings[t] that are a view of the loaded image (0: an own array)
   private tails: (Int32Array | undefined)[] = []; // what a frozen term got since the image was loaded
   private ordToDoc = new Int32Array(1024);
   private ordLen = new Int32Array(1024); // terms in the doc; 0 for a dead ordinal
@@ -66,10 +70,19 @@ export class KeywordIndex {
   private acc = new Float32Array(0);
   private accTf = new Float32Array(0); // coverage numerator when normalising by coverage
   private readonly scratch = new ContextScratch();
+  private readonly maxOrdinals: number;
+  /** The image format `deserialize` read (FORMAT_VERSION for an index built in memory). */
+  restoredFormat = FORMAT_VERSION;
 
   constructor(opts: KeywordIndexOptions = {}) {
     this.k1 = opts.k1 ?? 1.2; // BM25 defaults from Robertson & Zaragoza
     this.b = opts.b ?? 0.75;
+    this.maxOrdinals = Math.min(MAX_ORDINALS, Math.max(1, opts.maxOrdinals ?? MAX_ORDINALS));
+  }
+
+  /** True when the index came from an image of an older format (the next save should rewrite it). */
+  get restoredOld(): boolean {
+    return this.restoredFormat < FORMAT_VERSION;
   }
 
   get size(): number {
@@ -97,10 +110,23 @@ export class KeywordIndex {
     return this.docToOrd.has(docId);
   }
 
-  /** Indexes `text` under `docId`, replacing what was there. Returns the language used. */
+  /**
+   * Indexes `text` under `docId`, replacing what was there. Returns the language used. Throws E_TOO_LARGE (and
+   * keeps what it holds) when every ordinal is a live doc and `docId` would be one more.
+   */
   add(docId: number, text: string, lang?: Language | null): Language | null {
     checkDocId(docId);
     if (typeof text !== 'string') throw new MemoryError('E_BAD_INPUT', 'keyword index: text must be a string');
+    if (this.ordCount >= this.maxOrdinals) {
+      this.compact();
+      if (this.ordCount >= this.maxOrdinals) {
+        if (!this.docToOrd.has(docId)) {
+          throw new MemoryError('E_TOO_LARGE', `keyword index: ${this.maxOrdinals} documents at most`, { docs: String(this.size) });
+        }
+        this.remove(docId); // a replacement: its old ordinal makes the room
+        this.compact();
+      }
+    }
     this.remove(docId);
     const language = lang === undefined ? detectLanguage(text) : lang;
     const toks = analyze(text, language);
@@ -125,12 +151,11 @@ export class KeywordIndex {
       const f = this.frozen[id] ?? 0;
       const at = len - f; // in the own array: the whole list, or the tail after the image's part
       let p = f > 0 ? this.tails[id] ?? new Int32Array(INITIAL_POSTING_CAPACITY) : this.postings[id]!;
-      if (at + 2 > p.length) p = grow(p, at + 2);
+      if (at + 1 > p.length) p = grow(p, at + 1);
       if (f > 0) this.tails[id] = p;
       else this.postings[id] = p;
-      p[at] = ord;
-      p[at + 1] = n;
-      this.postLen[id] = len + 2;
+      p[at] = (ord << POSTING_TF_BITS) | (n < POSTING_TF_MAX ? n : POSTING_TF_MAX);
+      this.postLen[id] = len + 1;
     }
     // A doc with no terms still counts as live with length 1, so remove() stays symmetric.
     const len = Math.max(1, toks.length);
@@ -172,7 +197,7 @@ export class KeywordIndex {
     let idfSum = 0;
     for (const [id, qn] of [...qtf].sort((a, b) => this.postLen[a[0]]! - this.postLen[b[0]]! || a[0] - b[0])) {
       const len = this.postLen[id]!;
-      const df = len >> 1; // includes tombstoned ordinals until compaction: a slight idf under-estimate
+      const df = len; // includes tombstoned ordinals until compaction: a slight idf under-estimate
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * qn;
       idfSum += idf;
       terms.push({ id, ...this.postingsOf(id), idf });
@@ -230,11 +255,12 @@ export class KeywordIndex {
   private plainPostings(p: Int32Array, len: number, idf: number, a: Accumulators, touched: number[]): void {
     const { acc, accTf, coverage, k1, b, avgLen } = a;
     const ordLen = this.ordLen;
-    for (let i = 0; i < len; i += 2) {
-      const ord = p[i]!;
+    for (let i = 0; i < len; i++) {
+      const v = p[i]!;
+      const ord = v >>> POSTING_TF_BITS;
       const dl = ordLen[ord]!;
       if (dl === 0) continue;
-      const tf = p[i + 1]!;
+      const tf = v & POSTING_TF_MAX;
       const sat = (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgLen));
       if (acc[ord] === 0) touched.push(ord);
       acc[ord] += idf * sat;
@@ -288,8 +314,8 @@ export class KeywordIndex {
   }
 
   /**
-   * Binary image: header, vocabulary (NUL-separated UTF-8), per-term lengths, postings, ordinals.
-   * Compacts first so the image carries no tombstones.
+   * Binary image: header, vocabulary (NUL-separated UTF-8), per-term lengths, postings (packed, one int32 each),
+   * ordinals. Compacts first so the image carries no tombstones.
    */
   serialize(): Buffer {
     this.compact();
@@ -327,12 +353,15 @@ export class KeywordIndex {
     if (buf.length < 32) throw corrupt('too short');
     const h = new Int32Array(buf.buffer, buf.byteOffset, 8);
     if (h[0] !== MAGIC) throw corrupt('bad magic');
-    if (h[1] !== FORMAT_VERSION) throw corrupt(`unknown version ${h[1]}`);
+    const format = h[1]!;
+    if (format !== 1 && format !== FORMAT_VERSION) throw corrupt(`unknown version ${format}`);
     const [T, vocabBytes, postInts, ordCount] = [h[2]!, h[3]!, h[4]!, h[5]!];
     const vocabPadded = (vocabBytes + 3) & ~3;
     const need = 32 + vocabPadded + T * 4 + postInts * 4 + ordCount * 8;
     if (T < 0 || postInts < 0 || ordCount < 0 || need !== buf.length) throw corrupt('size mismatch');
+    if (ordCount > MAX_ORDINALS || (format === 1 && postInts % 2 !== 0)) throw corrupt('size mismatch');
     const idx = new KeywordIndex({ k1: h[6]! / 1000, b: h[7]! / 1000 });
+    idx.restoredFormat = format;
     let off = 32;
     const vocab = buf.toString('utf8', off, off + vocabBytes);
     off += vocabPadded;
@@ -343,14 +372,23 @@ export class KeywordIndex {
     idx.postLen.set(new Int32Array(buf.buffer, buf.byteOffset + off, T));
     off += T * 4;
     // Views into the image itself (`buf` is 4-byte aligned, see above): no copy of the postings (at 1M
-    // docs ~160 MB). A term that grows gets its own array (grow copies).
-    const all = new Int32Array(buf.buffer, buf.byteOffset + off, postInts);
+    // docs ~160 MB). A term that grows gets its own array (grow copies). A version 1 image's pairs are
+    // packed into one new array once (the next save writes version 2).
+    let all = new Int32Array(buf.buffer, buf.byteOffset + off, postInts);
     off += postInts * 4;
+    if (format === 1) {
+      all = packPairs(all, ordCount, corrupt);
+      for (let t = 0; t < T; t++) {
+        if (idx.postLen[t]! % 2 !== 0) throw corrupt('odd posting length');
+        idx.postLen[t] = idx.postLen[t]! >> 1;
+      }
+    }
     idx.postings = new Array<Int32Array>(T);
     idx.frozen = new Int32Array(T);
     let p = 0;
     for (let t = 0; t < T; t++) {
       const len = idx.postLen[t]!;
+      if (len < 0 || p + len > all.length) throw corrupt('posting lengths');
       idx.postings[t] = all.subarray(p, p + len);
       idx.frozen[t] = len; // new documents go to a tail (add), the view is never copied out
       p += len;
@@ -386,72 +424,31 @@ function checkDocId(docId: number): void {
   }
 }
 
-/** Renumbers `len` ints of [ordinal, tf] pairs of `p` by `remap` (-1: dropped), in place; returns the ints kept. */
+/** Renumbers `len` postings of `p` by `remap` (-1: dropped), in place; returns the postings kept. */
 function remapInPlace(p: Int32Array, len: number, remap: Int32Array): number {
   let w = 0;
-  for (let i = 0; i < len; i += 2) {
-    const r = remap[p[i]!]!;
+  for (let i = 0; i < len; i++) {
+    const v = p[i]!;
+    const r = remap[v >>> POSTING_TF_BITS]!;
     if (r < 0) continue;
-    p[w] = r;
-    p[w + 1] = p[i + 1]!;
-    w += 2;
+    p[w++] = (r << POSTING_TF_BITS) | (v & POSTING_TF_MAX);
   }
   return w;
+}
+
+/** A version 1 image's [ordinal, tf] pairs as packed postings (tf saturated as `add` does). */
+function packPairs(pairs: Int32Array, ordCount: number, corrupt: (why: string) => MemoryError): Int32Array {
+  const out = new Int32Array(pairs.length >> 1);
+  for (let i = 0, w = 0; i < pairs.length; i += 2, w++) {
+    const ord = pairs[i]!, tf = pairs[i + 1]!;
+    if (ord < 0 || ord >= ordCount || tf < 1) throw corrupt('posting');
+    out[w] = (ord << POSTING_TF_BITS) | (tf < POSTING_TF_MAX ? tf : POSTING_TF_MAX);
+  }
+  return out;
 }
 
 function grow(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(Math.max(min, a.length * 2, 4));
   next.set(a);
   return next;
-}
-
-/**
- * docId → ordinal (-1 = none). Doc ids are small and dense in practice (the recall index reuses
- * freed ones), so ids below 2^22 live in a typed array — a Map lookup per context link was the
- * largest cost of an expanded search at 100k docs; larger ids fall back to a Map.
- */
-class DocOrdMap {
-  private static readonly DENSE_LIMIT = 1 << 22; // 16 MB of Int32 at most
-  private dense = new Int32Array(0);
-  private sparse: Map<number, number> | null = null;
-  size = 0;
-
-  get approxBytes(): number {
-    return this.dense.byteLength + (this.sparse?.size ?? 0) * MAP_ENTRY_BYTES;
-  }
-
-  get(docId: number): number {
-    if (docId < this.dense.length) return this.dense[docId]!;
-    if (docId < DocOrdMap.DENSE_LIMIT || !this.sparse) return -1;
-    return this.sparse.get(docId) ?? -1;
-  }
-
-  has(docId: number): boolean {
-    return this.get(docId) >= 0;
-  }
-
-  set(docId: number, ord: number): void {
-    if (docId < DocOrdMap.DENSE_LIMIT) {
-      if (docId >= this.dense.length) {
-        const next = new Int32Array(Math.min(DocOrdMap.DENSE_LIMIT, Math.max(1024, docId + 1, this.dense.length * 2))).fill(-1);
-        next.set(this.dense);
-        this.dense = next;
-      }
-      if (this.dense[docId]! < 0) this.size++;
-      this.dense[docId] = ord;
-      return;
-    }
-    this.sparse ??= new Map();
-    if (!this.sparse.has(docId)) this.size++;
-    this.sparse.set(docId, ord);
-  }
-
-  delete(docId: number): void {
-    if (docId < this.dense.length) {
-      if (this.dense[docId]! >= 0) this.size--;
-      this.dense[docId] = -1;
-    } else if (this.sparse?.delete(docId)) {
-      this.size--;
-    }
-  }
 }

@@ -14,7 +14,7 @@ import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
 import { type KeywordContext, type KeywordLink, KeywordIndex, MAP_ENTRY_BYTES, queryTerms } from './keywordIndex';
 import { IdList, IdTable } from './idTable';
-import { bufferSource, decodeImage, encodeImage, type ImageOut, type ImageSource, writeImage } from './indexImage';
+import { bufferSource, decodeImage, encodeImage, IMAGE_VERSION, type ImageOut, type ImageSource, writeImage } from './indexImage';
 import { type Language } from './language';
 import { mergeHybrid } from './rank';
 import { VectorIndex, partitionLabel, partitionsFor } from './vectorIndex';
@@ -128,6 +128,8 @@ export class RecallIndex {
   adoptedFileVersion = 0;
   /** The format of the image last restored (an older one is rewritten at the next save). */
   restoredVersion = 0;
+  /** The image last restored is of an older format, or holds a keyword index of one: the next save rewrites it. */
+  restoredStale = false;
   /** Bumped by every change to the keyword side / metadata, and to the vectors (persistence checks these). */
   version = 0;
   vectorVersion = 0;
@@ -557,6 +559,7 @@ export class RecallIndex {
         for (let d = 0; d < n; d++) if (this.ids.has(d)) this.docOf.set(this.ids.get(d)!, d);
       }
       this.restoredVersion = img.version;
+      this.restoredStale = img.version < IMAGE_VERSION || this.keyword.restoredOld;
       // Conversation tails: the linked raw message of each conversation with no successor.
       const raw = KIND_CODES.indexOf('raw');
       for (let d = 0; d < n; d++) {

@@ -9,7 +9,7 @@ import { RecallIndex, type IndexedItem } from '../../../src/engine/recall/recall
 import { makeTinyE5, TINY_E5_MODEL_ID } from '../../fixtures/makeTinyE5';
 import { createTestEngine, turn, type TestEngine } from './builders';
 import { internals } from '../../../src/engine/internals';
-import { toV1, toV3 } from '../recall/oldFormats';
+import { keywordFormatOf, keywordPartOf, toV1, toV3, withKeywordV1 } from '../recall/oldFormats';
 
 const idxFile = (t: TestEngine) => path.join(t.storeDir, 'index', 'recall.idx');
 
@@ -126,10 +126,31 @@ describe('recall index persistence (engine)', function () {
     assert.deepEqual((await t.engine.search('kestrel Kafka orders topic', { project: 'alpha' })).map((h) => h.id), before);
     await t.engine.close();
     assert.equal(readFileSync(idxFile(t)).readInt32LE(4), 2, 'the image is rewritten in version 2');
+    assert.equal(keywordFormatOf(readFileSync(idxFile(t))), 2, 'its keyword index in format 2');
     assert.equal(readFileSync(vecFile).readInt32LE(4), 4, 'the vector file is rewritten in format 4');
     await t.reopen();
     assert.equal(t.engine.indexOpen.mode, 'loaded');
     assert.equal(t.engine.indexOpen.adoptedVectors, vectors);
+  });
+
+  it('loads an image whose keyword index is of format 1 ([ordinal, tf] pairs) without a rebuild, and rewrites it once', async () => {
+    await seed(t, 5);
+    const queries = ['kestrel Kafka orders topic', 'albatross retries', 'kestrel-3 retries'];
+    const before = await Promise.all(queries.map(async (q) => (await t.engine.search(q, { project: 'alpha' })).map((h) => [h.id, h.score])));
+    await t.engine.close();
+    const current = readFileSync(idxFile(t));
+    assert.equal(keywordFormatOf(current), 2);
+    writeFileSync(idxFile(t), withKeywordV1(current));
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
+    const after = await Promise.all(queries.map(async (q) => (await t.engine.search(q, { project: 'alpha' })).map((h) => [h.id, h.score])));
+    assert.deepEqual(after, before);
+    await t.engine.close();
+    const rewritten = readFileSync(idxFile(t));
+    assert.equal(keywordFormatOf(rewritten), 2, 'rewritten in format 2');
+    assert.ok(keywordPartOf(rewritten).equals(keywordPartOf(current)), 'the same keyword index as before');
+    await t.reopen();
+    assert.equal(t.engine.indexOpen.mode, 'loaded');
   });
 
   it('drops items deleted while the index file was current', async () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { isMemoryError } from '../../../src/engine/errors';
 import { KeywordIndex, queryTerms } from '../../../src/engine/recall/keywordIndex';
+import { keywordToV1 } from './oldFormats';
 
 function build(docs: string[]): KeywordIndex {
   const idx = new KeywordIndex();
@@ -111,6 +112,53 @@ describe('KeywordIndex (BM25)', () => {
     const img = build(['a b c']).serialize();
     assert.throws(() => KeywordIndex.deserialize(img.subarray(0, img.length - 4)), (e: unknown) => isMemoryError(e, 'E_CORRUPT'));
     assert.throws(() => KeywordIndex.deserialize(Buffer.from('not an index at all, sorry!!!!!!!!')), (e: unknown) => isMemoryError(e, 'E_CORRUPT'));
+  });
+
+  it('counts a term at most 31 times in one doc (packed postings), and all counts below exactly', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`).join(' '); // no digits: the analyser splits them off
+    // Same length (40 terms), so only the count of "kestrel" differs.
+    const idx = new KeywordIndex();
+    [`${'kestrel '.repeat(40)}`, `${'kestrel '.repeat(31)}${filler(9)}`, `${'kestrel '.repeat(30)}${filler(10)}`, `kestrel ${filler(39)}`].forEach((d, i) => idx.add(i, d, 'en'));
+    const hits = idx.search(['kestrel'], 4);
+    const score = (d: number) => hits.find((h) => h.docId === d)!.score;
+    assert.equal(score(0), score(1), 'tf 40 counts as 31');
+    assert.ok(score(1) > score(2) && score(2) > score(3), 'below 31 every count tells');
+    const copy = KeywordIndex.deserialize(idx.serialize());
+    assert.deepEqual(copy.search(['kestrel'], 4), hits);
+  });
+
+  it('reads a format 1 image ([ordinal, tf] pairs), searches as before and writes format 2', () => {
+    const docs = Array.from({ length: 400 }, (_, i) => `note ${i} about topic${i % 13} ${'again '.repeat(i % 40)}${i % 3 ? 'httpx' : 'requests'}`);
+    const idx = build(docs);
+    idx.remove(7);
+    const v2 = idx.serialize();
+    const v1 = keywordToV1(v2);
+    assert.equal(v1.readInt32LE(4), 1);
+    assert.ok(v1.length > v2.length);
+    const old = KeywordIndex.deserialize(v1);
+    assert.equal(old.restoredOld, true);
+    assert.equal(KeywordIndex.deserialize(v2).restoredOld, false);
+    for (const q of ['topic3 httpx', 'again requests', 'note 12']) assert.deepEqual(search(old, q, 20), search(idx, q, 20));
+    assert.ok(old.serialize().equals(v2), 'the same image in format 2');
+    old.add(5000, 'fresh topic3 entry');
+    assert.equal(search(old, 'fresh topic3')[0]!.docId, 5000);
+    const bad = Buffer.from(v1);
+    bad.writeInt32LE(16, 16); // postings length no longer matches the file
+    assert.throws(() => KeywordIndex.deserialize(bad), (e: unknown) => isMemoryError(e, 'E_CORRUPT'));
+  });
+
+  it('refuses a new doc with E_TOO_LARGE when every ordinal is live, keeps what it holds, and still takes replacements', () => {
+    const idx = new KeywordIndex({ maxOrdinals: 4 });
+    for (let i = 0; i < 4; i++) idx.add(i, `doc${i} shared`);
+    assert.throws(() => idx.add(9, 'doc9 shared'), (e: unknown) => isMemoryError(e, 'E_TOO_LARGE'));
+    assert.equal(idx.size, 4);
+    assert.equal(search(idx, 'shared', 10).length, 4);
+    for (let r = 0; r < 10; r++) idx.add(2, `doc2 again${r} shared`); // each replacement needs a fresh ordinal
+    assert.equal(search(idx, 'again9')[0]?.docId, 2);
+    assert.deepEqual(search(idx, 'again8'), []);
+    idx.remove(0);
+    idx.add(9, 'doc9 shared');
+    assert.deepEqual(search(idx, 'shared', 10).map((h) => h.docId).sort(), [1, 2, 3, 9]);
   });
 
   it('returns nothing for an empty index or a query of unknown words', () => {

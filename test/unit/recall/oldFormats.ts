@@ -1,10 +1,60 @@
-// The recall index files as earlier versions wrote them (image version 1, vector file format 3), made from
-// current files, for the tests that check they still load (and are rewritten).
+// The recall index files as earlier versions wrote them (image version 1, vector file format 3, keyword index
+// format 1), made from current files, for the tests that check they still load (and are rewritten).
 import { strict as assert } from 'node:assert';
 import { crc32 } from 'node:zlib';
 
-/** The same image in version 1: ids as JSON in the header, no ids blob and no id table (the layout of before). */
-export function toV1(v2: Buffer): Buffer {
+/**
+ * A keyword index image (KeywordIndex.serialize) in format 1: [ordinal, tf] int32 pairs instead of packed
+ * postings (ordinal << 5 | tf); lengths count int32s, two per posting.
+ */
+export function keywordToV1(kw: Uint8Array): Buffer {
+  const b = Buffer.from(kw);
+  assert.equal(b.readInt32LE(4), 2, 'a format 2 keyword image');
+  const T = b.readInt32LE(8), vocabBytes = b.readInt32LE(12), posts = b.readInt32LE(16);
+  const at = 32 + ((vocabBytes + 3) & ~3);
+  const out = Buffer.alloc(b.length + posts * 4);
+  b.copy(out, 0, 0, at);
+  out.writeInt32LE(1, 4);
+  out.writeInt32LE(posts * 2, 16);
+  for (let t = 0; t < T; t++) out.writeInt32LE(b.readInt32LE(at + t * 4) * 2, at + t * 4);
+  const p0 = at + T * 4;
+  for (let i = 0; i < posts; i++) {
+    const v = b.readInt32LE(p0 + i * 4);
+    out.writeInt32LE(v >>> 5, p0 + i * 8);
+    out.writeInt32LE(v & 31, p0 + i * 8 + 4);
+  }
+  b.copy(out, p0 + posts * 8, p0 + posts * 4);
+  return out;
+}
+
+/** A recall index image (version 2) with its keyword part in format 1 — what stop 33 and before wrote. */
+export function withKeywordV1(img: Buffer): Buffer {
+  const pad8 = (n: number) => (n + 7) & ~7;
+  const kwLen = img.readInt32LE(12);
+  const start = img.length - 4 - pad8(kwLen);
+  const kw = keywordToV1(img.subarray(start, start + kwLen));
+  const body = Buffer.concat([img.subarray(0, start), kw, Buffer.alloc(pad8(kw.length) - kw.length)]);
+  body.writeInt32LE(kw.length, 12);
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32LE(crc32(body), 0);
+  return Buffer.concat([body, tail]);
+}
+
+/** The keyword index image inside a recall index image. */
+export function keywordPartOf(img: Buffer): Buffer {
+  const kwLen = img.readInt32LE(12);
+  const start = img.length - 4 - ((kwLen + 7) & ~7);
+  return img.subarray(start, start + kwLen);
+}
+
+/** The keyword index format inside a recall index image. */
+export function keywordFormatOf(img: Buffer): number {
+  return keywordPartOf(img).readInt32LE(4);
+}
+
+/** The same image in version 1: ids as JSON in the header, no ids blob and no id table, keyword index format 1. */
+export function toV1(current: Buffer): Buffer {
+  const v2 = withKeywordV1(current);
   const metaLen = v2.readInt32LE(8), kwLen = v2.readInt32LE(12);
   const pad8 = (n: number) => (n + 7) & ~7;
   const meta = JSON.parse(v2.toString('utf8', 16, 16 + metaLen)) as { seq: number; docs: number; interned: string[]; idBytes: number; table: { slots: number } };
