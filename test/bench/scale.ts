@@ -333,7 +333,7 @@ export async function benchScale(ctx: BenchContext): Promise<Record<string, unkn
       },
       disk: { ...disk, storeBytesPerItem: round(disk.storeBytes / n, 0) },
       rss: memory,
-      targets: { importAndDeriveSeconds: n >= 1_000_000 ? 600 : null, recallP95Ms: n >= 1_000_000 ? 150 : n >= 100_000 ? 25 : 5, toFirstRecallMs: n >= 1_000_000 ? 3000 : 1500, peakRssMb: n >= 1_000_000 ? 1536 : 400, storeBytesPerItem: 2048, bytesWrittenPerLogicalByte: 3 },
+      targets: { importAndDeriveSeconds: n >= 1_000_000 ? 600 : null, recallP95Ms: n >= 1_000_000 ? 150 : n >= 100_000 ? 25 : 5, toFirstRecallMs: n >= 1_000_000 ? 3000 : 1500, peakRssMb: n >= 1_000_000 ? 1536 : 400, storeBytesPerItem: 2048, bytesWrittenPerStoreByte: 3 },
     };
   } finally {
     await engine.close().catch(() => undefined);

@@ -9,6 +9,7 @@
 // embedder). Links are kept here (per-conversation order by time), so nothing is re-indexed when a
 // message arrives; a neighbour the caller may not see contributes nothing.
 import type { Embedder } from '../embed/embedder';
+import { HashEmbedder } from '../embed/hashEmbedder';
 import { MemoryError } from '../errors';
 import type { Logger } from '../host';
 import { type ItemKind, type Scope, type Trust, TRUST_LEVELS } from '../types';
@@ -123,6 +124,11 @@ export class RecallIndex {
   // unchanged item keeps its vector on re-index (0 = none).
   private textHash = new Uint32Array(1024);
   private vectorRun: Promise<void> | undefined;
+  // Vectors made ahead for texts about to be indexed (an import's messages, embedded on the gate pool's workers with
+  // their verdicts), by text: upsert takes one instead of queueing the text. Only for the embedder whose id they were
+  // made for — the hash embedder, whose vector is a function of the text (the same code on every thread).
+  private primed = new Map<string, Float32Array>();
+  private primedFor = '';
   lastVectorRun: number | null = null;
   /** The format of the vector file last adopted (an older one is rewritten at the next save). */
   adoptedFileVersion = 0;
@@ -150,6 +156,33 @@ export class RecallIndex {
   }
 
   get embedderInUse(): Embedder { return this.embedder; }
+
+  /** The width vectors may be primed at (`prime`): the hash embedder's, or null for any other embedder. */
+  get primeDims(): number | null { return this.embedder instanceof HashEmbedder ? this.embedder.dims : null; }
+  /** Vectors primed and not yet taken or cleared (benchmarks, tests). */
+  get primedCount(): number { return this.primed.size; }
+  /** Upserts that took a primed vector instead of queueing their text, since this index was made. */
+  primedUsed = 0;
+
+  /** The vector `id` holds (dequantised when stored as int8), or undefined when it has none yet. */
+  vectorOf(id: string): Float32Array | undefined {
+    const doc = this.docOf.get(id);
+    return doc === undefined ? undefined : this.vectors.get(doc);
+  }
+
+  /**
+   * Hands over the hash embedder's vector of `text` (HashEmbedder.embedOne, computed elsewhere) for the next upsert of
+   * an item with that text (taken once; `clearPrimed` lets go of those never taken). Ignored unless the embedder in
+   * use is a hash embedder of that width.
+   */
+  primeVector(text: string, vec: Float32Array): void {
+    const dims = this.primeDims;
+    if (dims === null || typeof text !== 'string' || !(vec instanceof Float32Array) || vec.length !== dims) return;
+    if (this.primedFor !== this.embedder.id) { this.primed.clear(); this.primedFor = this.embedder.id; }
+    this.primed.set(text, vec);
+  }
+
+  clearPrimed(): void { this.primed.clear(); }
 
   /**
    * Bytes this index holds in memory (R-MAINT-3 health): the keyword index, the vectors, and the rest —
@@ -180,6 +213,7 @@ export class RecallIndex {
     this.vectors.release();
     this.vectors = new VectorIndex(embedder.id, embedder.dims);
     this.pendingText.clear();
+    this.primed.clear();
     this.textHash.fill(0);
   }
 
@@ -310,6 +344,15 @@ export class RecallIndex {
       if (this.textHash[doc] === h && (this.vectors.has(doc) || this.pendingText.has(doc))) return;
       this.textHash[doc] = h;
       if (this.vectors.remove(doc)) this.vectorVersion++;
+      const made = this.primed.size > 0 && this.primedFor === this.embedder.id ? this.primed.get(text) : undefined;
+      if (made) {
+        this.primed.delete(text);
+        this.pendingText.delete(doc);
+        this.vectors.upsert(doc, partition, made);
+        this.vectorVersion++;
+        this.primedUsed++;
+        return;
+      }
       this.pendingText.set(doc, { text, partition });
     } else {
       this.textHash[doc] = 0;

@@ -40,12 +40,24 @@ export function defaultGateWorkers(): number {
   return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
-/** Verdicts being computed (GatePool.start): `wait()` resolves with them in input order. */
-export interface GateJob { wait(): Promise<GateResult[]> }
+/**
+ * Verdicts being computed (GatePool.start): `wait()` resolves with them in input order. Started with `embedDims`,
+ * `vectors` then holds the hash embedder's vector of that width (HashEmbedder.embedOne) of each text a worker gated —
+ * undefined where this thread gated the text (the caller embeds those the usual way).
+ */
+export interface GateJob {
+  wait(): Promise<GateResult[]>;
+  readonly vectors: readonly (Float32Array | undefined)[];
+}
 
-interface Pending { resolve: (r: unknown[]) => void; reject: (e: Error) => void }
+/** A worker's answer: its results in order, and with a gate job's `dims` the vectors of the same texts. */
+interface Answer { results: unknown[]; vectors?: Float32Array[] }
+interface Pending { resolve: (a: Answer) => void; reject: (e: Error) => void }
 
-/** A worker's job: the gate's verdicts for `texts`, the hash embedder's vectors of width `dims` (op 'embed'), or a flush's analysis (op 'flush'). */
+/**
+ * A worker's job: the gate's verdicts for `texts` (with `dims`, also the hash embedder's vectors of width `dims`),
+ * the vectors alone (op 'embed'), or a flush's analysis (op 'flush').
+ */
 type Job = { texts: string[]; op?: 'embed' | 'flush'; dims?: number; flush?: FlushTexts };
 
 class Slot {
@@ -55,12 +67,12 @@ class Slot {
 
   constructor(private readonly worker: Worker, onDeath: (slot: Slot, code: string) => void) {
     worker.unref();
-    worker.on('message', (m: { id: number; results?: unknown[]; error?: string }) => {
+    worker.on('message', (m: { id: number; results?: unknown[]; vectors?: Float32Array[]; error?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
       if (this.pending.size === 0) worker.unref();
-      if (m.results) p.resolve(m.results);
+      if (m.results) p.resolve({ results: m.results, vectors: m.vectors });
       else p.reject(new Error(m.error ?? 'worker_error'));
     });
     const die = (code: string) => {
@@ -74,11 +86,11 @@ class Slot {
     worker.on('exit', (code) => die(`exit_${code}`));
   }
 
-  run(texts: string[]): Promise<GateResult[]> {
-    return this.post({ texts }) as Promise<GateResult[]>;
+  run(texts: string[], dims?: number): Promise<Answer> {
+    return this.post(dims ? { texts, dims } : { texts });
   }
 
-  post(job: Job): Promise<unknown[]> {
+  post(job: Job): Promise<Answer> {
     if (this.dead) return Promise.reject(new Error('dead'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -110,8 +122,11 @@ export class GatePool {
   private readonly workers: number;
   private readonly workerFile: string;
   private readonly logger: Logger | undefined;
-  /** Texts gated so far by the workers and by the calling thread, texts embedded by the workers (benchmarks, tests). */
-  readonly counts = { workers: 0, inline: 0, embedded: 0, analysed: 0 };
+  /**
+   * Texts gated so far by the workers and by the calling thread, texts embedded by the workers (of those, how many
+   * with their verdicts: `start` with `embedDims`), flushes analysed there (benchmarks, tests).
+   */
+  readonly counts = { workers: 0, inline: 0, embedded: 0, embeddedWithVerdicts: 0, analysed: 0 };
 
   constructor(opts: GatePoolOptions = {}) {
     this.workers = Math.max(0, Math.floor(opts.workers ?? defaultGateWorkers()));
@@ -135,13 +150,15 @@ export class GatePool {
    * chunk) leaves the workers theirs, and gates only what is left when it needs the answer. A job never waited
    * for ends with its workers' batches (nothing else is done for it).
    */
-  start(texts: readonly string[]): GateJob {
+  start(texts: readonly string[], opts: { embedDims?: number } = {}): GateJob {
     const inlineAll = (): Promise<GateResult[]> => { this.counts.inline += texts.length; return Promise.resolve(texts.map((t) => gate(t))); };
     const slots = texts.length < POOL_MIN_TEXTS || this.workers === 0 ? [] : (this.spawn(), this.slots.filter((s) => !s.dead));
+    const vectors = new Array<Float32Array | undefined>(texts.length);
     if (slots.length === 0) {
       let done: Promise<GateResult[]> | undefined;
-      return { wait: () => (done ??= inlineAll()) };
+      return { wait: () => (done ??= inlineAll()), vectors };
     }
+    const dims = opts.embedDims && Number.isInteger(opts.embedDims) && opts.embedDims > 0 ? opts.embedDims : undefined;
     this.active++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const out = new Array<GateResult>(texts.length);
@@ -152,10 +169,18 @@ export class GatePool {
       for (let r = take(); r; r = take()) {
         const range = r;
         try {
-          const res = await slot.run(texts.slice(range[0], range[1]) as string[]);
+          const answer = await slot.run(texts.slice(range[0], range[1]) as string[], dims);
+          const res = answer.results as GateResult[];
           if (res.length !== range[1] - range[0]) throw new Error('short_answer');
           for (let i = 0; i < res.length; i++) out[range[0] + i] = res[i]!;
           this.counts.workers += res.length;
+          // Vectors only when the answer holds one of the right width per text (else the caller embeds them).
+          const vs = answer.vectors;
+          if (dims && vs && vs.length === res.length && vs.every((v) => v instanceof Float32Array && v.length === dims)) {
+            for (let i = 0; i < vs.length; i++) vectors[range[0] + i] = vs[i];
+            this.counts.embedded += vs.length;
+            this.counts.embeddedWithVerdicts += vs.length;
+          }
         } catch {
           inline(range); // the batch is never lost: this thread gates it
           return;
@@ -171,7 +196,7 @@ export class GatePool {
     const workersDone = Promise.all(slots.flatMap((s) => Array.from({ length: IN_FLIGHT }, () => viaWorker(s))));
     void workersDone.finally(() => { this.active--; this.armIdle(); });
     let done: Promise<GateResult[]> | undefined;
-    return { wait: () => (done ??= Promise.all([workersDone, here()]).then(() => out)) };
+    return { wait: () => (done ??= Promise.all([workersDone, here()]).then(() => out)), vectors };
   }
 
   /**
@@ -208,7 +233,7 @@ export class GatePool {
     this.active++;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     try {
-      return await slot.post(job);
+      return (await slot.post(job)).results;
     } catch {
       return null;
     } finally {

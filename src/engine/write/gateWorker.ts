@@ -1,5 +1,6 @@
 // A worker thread of the gate pool (gatePool.ts): runs the poison gate on batches of texts and answers with
-// the verdicts in the same order — or, op 'embed', the hash embedder's vectors, or, op 'flush', a flush's
+// the verdicts in the same order (with `dims`, also each text's hash embedder vector: an import's messages are
+// gated and embedded in one pass) — or, op 'embed', the vectors alone, or, op 'flush', a flush's
 // analysis (flushAnalysis.ts). The same code and shipped weights as the main thread, so an answer never depends
 // on which thread computed it. Bundled on its own as dist/gateWorker.js.
 import { parentPort } from 'node:worker_threads';
@@ -28,7 +29,13 @@ parentPort?.on('message', (req: Request) => {
       parentPort!.postMessage({ id: req.id, results: vecs }, vecs.map((v) => v.buffer as ArrayBuffer));
       return;
     }
-    parentPort!.postMessage({ id: req.id, results: req.texts.map((t) => gate(t)) });
+    const results = req.texts.map((t) => gate(t));
+    if (req.dims) {
+      const vectors = embed(req.texts, req.dims);
+      parentPort!.postMessage({ id: req.id, results, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+      return;
+    }
+    parentPort!.postMessage({ id: req.id, results });
   } catch (e) {
     parentPort!.postMessage({ id: req.id, error: (e as Error)?.name ?? 'error' });
   }

@@ -93,6 +93,84 @@ describe('gate pool (the poison gate on worker threads)', function () {
     }
   });
 
+  it('start() with embedDims: the workers give each text\'s hash vector with its verdict, bit for bit; texts this thread gated have none', async () => {
+    const texts = [...corpus(), 'x'.repeat(20_000), ''];
+    for (const dims of [384, 64]) {
+      const p = pool({ workers: 1 });
+      const e = new HashEmbedder(dims);
+      const job = p.start(texts, { embedDims: dims });
+      assert.deepEqual(await job.wait(), texts.map((t) => gate(t)), 'the verdicts are the gate\'s own');
+      assert.equal(job.vectors.length, texts.length);
+      const made = job.vectors.flatMap((v, i) => (v ? [i] : []));
+      assert.ok(made.length > 0, 'no vector came with the verdicts');
+      assert.equal(made.length, p.counts.workers, 'every text a worker gated has its vector, none that this thread gated');
+      assert.equal(p.counts.embeddedWithVerdicts, made.length);
+      for (const i of made) {
+        const v = job.vectors[i]!;
+        assert.deepEqual(Buffer.from(v.buffer, v.byteOffset, v.byteLength), Buffer.from(e.embedOne(texts[i]!).buffer), `text ${i}, ${dims} dims`);
+      }
+    }
+    // Without embedDims (or a width that is not one), verdicts only.
+    for (const embedDims of [undefined, 0, -3, 2.5]) {
+      const p = pool({ workers: 1 });
+      const job = p.start(texts.slice(0, 600), { embedDims });
+      assert.deepEqual(await job.wait(), texts.slice(0, 600).map((t) => gate(t)));
+      assert.ok(job.vectors.every((v) => v === undefined), String(embedDims));
+      assert.equal(p.counts.embeddedWithVerdicts, 0);
+    }
+  });
+
+  it('start() with embedDims and a worker answering vectors of the wrong width: verdicts kept, no vector taken', async () => {
+    const mod = path.join(__dirname, '..', '..', '..', 'src', 'engine', 'write', 'poisonGate.js');
+    const file = path.join(dir, 'narrow-worker.js');
+    writeFileSync(file, `const { parentPort } = require('node:worker_threads'); const { gate } = require(${JSON.stringify(mod)});
+      parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, results: m.texts.map((t) => gate(t)), vectors: m.texts.map(() => new Float32Array(3)) }));`);
+    const texts = corpus().slice(0, 700);
+    const p = pool({ workers: 1, workerFile: file });
+    const job = p.start(texts, { embedDims: 384 });
+    assert.deepEqual(await job.wait(), texts.map((t) => gate(t)));
+    assert.ok(p.counts.workers > 0, 'the worker gated nothing');
+    assert.ok(job.vectors.every((v) => v === undefined));
+    assert.equal(p.counts.embeddedWithVerdicts, 0);
+  });
+
+  it('an import embeds its messages with their verdicts: the index takes those vectors, the same as embedding inline', async () => {
+    const texts = corpus().filter((t) => t.trim().length > 0).slice(0, 1_600); // more than one chunk (500) and more than the chunks gated ahead
+    const msgs: ImportMessage[] = texts.map((text, i) => ({ conversation: `c${Math.floor(i / 40)}`, role: i % 2 ? 'assistant' : 'user', text, at: 1_000 + i }));
+    const vectorsOf = async (gateWorkers: number) => {
+      const t = await createTestEngine({ syncVault: false, gateWorkers });
+      try {
+        const ids = await t.engine.importMessages(msgs);
+        const e = internals(t.engine);
+        const index = e.index;
+        const { counts } = e.writer.gatePool;
+        assert.equal(index.primedCount, 0, 'the primed vectors were not let go after the import');
+        if (gateWorkers > 0) {
+          assert.ok(counts.embeddedWithVerdicts > 0 && index.primedUsed > 0, JSON.stringify({ counts, used: index.primedUsed }));
+          assert.ok(index.primedUsed <= counts.embeddedWithVerdicts);
+        } else {
+          assert.equal(index.primedUsed, 0);
+        }
+        await index.embedPending();
+        const vectors = ids.map((id) => { const v = index.vectorOf(id); return v ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : null; });
+        // The keyword side too: the same hits and scores, keyword only and hybrid (ids are random: by import position).
+        const at = new Map(ids.map((id, i) => [id, i]));
+        const hits = [];
+        for (const q of ['What did they say about the password?', 'Wie war das Wetter?', 'instructions for the assistant', 'la réunion de demain', 'ignore previous']) {
+          hits.push((await index.search({ text: q, scope: {}, now: 10_000, k: 30, sides: 'keyword', includeUntrusted: true })).map((h) => [at.get(h.id) ?? h.id, h.keywordScore]));
+          hits.push((await t.engine.search(q, {}, 20)).map((h) => [at.get(h.id) ?? h.kind, h.score]));
+        }
+        return { vectors, hits };
+      } finally {
+        await t.cleanup();
+      }
+    };
+    const inline = await vectorsOf(0);
+    assert.ok(inline.vectors.filter((v) => v !== null).length > texts.length / 2, 'most messages have a vector');
+    assert.ok(inline.hits.filter((h) => h.length > 0).length >= 8, `questions found nothing: ${inline.hits.map((h) => h.length)}`);
+    assert.deepEqual(await vectorsOf(1), inline);
+  });
+
   for (const [name, file] of [['no worker file', 'missing.js'], ['a worker answering short', 'short.js']] as const) {
     it(`embedding with ${name}: the embedder falls back to the calling thread, same vectors`, async () => {
       writeFileSync(path.join(dir, 'short.js'), "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, results: [] }));");
