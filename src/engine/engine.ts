@@ -123,7 +123,7 @@ export class MemoryEngine extends Disposable {
     const pool = new GatePool({ workers: opts.gateWorkers, logger });
     this.writer = new TurnWriter(store, settings, clock, logger, pool);
     this.keeper = this._register(new IndexKeeper(store, embedder, (it) => this.textOfItem(it), logger, (texts, dims) => pool.embedMany(texts, dims), opts.vectorBacklog));
-    this.writer.primer = this.keeper.primer;
+    this.writer.primer = this.keeper.recallIndex;
     this._register(this.keeper.onDidCatchUp((e) => this.changeEmitter.fire(e)));
     this.access = new AccessCounter(store, clock, logger);
     this.statusReader = new StatusReader({

@@ -98,15 +98,6 @@ export class IndexKeeper extends Disposable {
     return own;
   }
 
-  /** Vectors made ahead for an import's texts (RecallIndex.primeVector); what TurnWriter.primer calls. */
-  get primer(): { dims(): number | null; prime(text: string, vec: Float32Array): void; clear(): void } {
-    return {
-      dims: () => this.recallIndex.primeDims,
-      prime: (text, vec) => this.recallIndex.primeVector(text, vec),
-      clear: () => this.recallIndex.clearPrimed(),
-    };
-  }
-
   /** The index with every store change so far applied (a read here never misses a write). */
   get index(): RecallIndex {
     this.syncNow();

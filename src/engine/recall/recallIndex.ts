@@ -127,8 +127,8 @@ export class RecallIndex {
   // Vectors made ahead for texts about to be indexed (an import's messages, embedded on the gate pool's workers with
   // their verdicts), by text: upsert takes one instead of queueing the text. Only for the embedder whose id they were
   // made for — the hash embedder, whose vector is a function of the text (the same code on every thread).
+  // setEmbedder clears it, so every vector here is of the embedder in use.
   private primed = new Map<string, Float32Array>();
-  private primedFor = '';
   lastVectorRun: number | null = null;
   /** The format of the vector file last adopted (an older one is rewritten at the next save). */
   adoptedFileVersion = 0;
@@ -178,7 +178,6 @@ export class RecallIndex {
   primeVector(text: string, vec: Float32Array): void {
     const dims = this.primeDims;
     if (dims === null || typeof text !== 'string' || !(vec instanceof Float32Array) || vec.length !== dims) return;
-    if (this.primedFor !== this.embedder.id) { this.primed.clear(); this.primedFor = this.embedder.id; }
     this.primed.set(text, vec);
   }
 
@@ -344,7 +343,7 @@ export class RecallIndex {
       if (this.textHash[doc] === h && (this.vectors.has(doc) || this.pendingText.has(doc))) return;
       this.textHash[doc] = h;
       if (this.vectors.remove(doc)) this.vectorVersion++;
-      const made = this.primed.size > 0 && this.primedFor === this.embedder.id ? this.primed.get(text) : undefined;
+      const made = this.primed.size > 0 ? this.primed.get(text) : undefined;
       if (made) {
         this.primed.delete(text);
         this.pendingText.delete(doc);

@@ -52,6 +52,11 @@ export interface GateJob {
 
 /** A worker's answer: its results in order, and with a gate job's `dims` the vectors of the same texts. */
 interface Answer { results: unknown[]; vectors?: Float32Array[] }
+
+/** A worker's vectors are taken only when there is one Float32Array of width `dims` per text (else the caller embeds). */
+function vectorsOfWidth(vs: readonly unknown[] | null | undefined, count: number, dims: number): vs is Float32Array[] {
+  return !!vs && vs.length === count && vs.every((v) => v instanceof Float32Array && v.length === dims);
+}
 interface Pending { resolve: (a: Answer) => void; reject: (e: Error) => void }
 
 /**
@@ -176,7 +181,7 @@ export class GatePool {
           this.counts.workers += res.length;
           // Vectors only when the answer holds one of the right width per text (else the caller embeds them).
           const vs = answer.vectors;
-          if (dims && vs && vs.length === res.length && vs.every((v) => v instanceof Float32Array && v.length === dims)) {
+          if (dims && vectorsOfWidth(vs, res.length, dims)) {
             for (let i = 0; i < vs.length; i++) vectors[range[0] + i] = vs[i];
             this.counts.embedded += vs.length;
             this.counts.embeddedWithVerdicts += vs.length;
@@ -208,9 +213,9 @@ export class GatePool {
   async embedMany(texts: readonly string[], dims: number): Promise<Float32Array[] | null> {
     if (texts.length < EMBED_MIN_TEXTS) return null;
     const res = await this.onWorker({ op: 'embed', texts: texts as string[], dims }, texts.length >= EMBED_SPAWN_TEXTS);
-    if (!res || res.length !== texts.length || !res.every((v) => v instanceof Float32Array && v.length === dims)) return null;
+    if (!vectorsOfWidth(res, texts.length, dims)) return null;
     this.counts.embedded += res.length;
-    return res as Float32Array[];
+    return res;
   }
 
   /**

@@ -18,24 +18,17 @@ function embed(texts: string[], dims: number): Float32Array[] {
   return texts.map((t) => e.embedOne(t));
 }
 
+// Vectors travel as transferred buffers (no copy).
+function answer(id: number, results: unknown[], vectors?: Float32Array[]): void {
+  const transfer = ((vectors ?? (results as Float32Array[])).filter((v) => v instanceof Float32Array)).map((v) => v.buffer as ArrayBuffer);
+  parentPort!.postMessage(vectors ? { id, results, vectors } : { id, results }, transfer);
+}
+
 parentPort?.on('message', (req: Request) => {
   try {
-    if (req.op === 'flush') {
-      parentPort!.postMessage({ id: req.id, results: [analyzeFlush(req.flush!)] });
-      return;
-    }
-    if (req.op === 'embed') {
-      const vecs = embed(req.texts, req.dims!);
-      parentPort!.postMessage({ id: req.id, results: vecs }, vecs.map((v) => v.buffer as ArrayBuffer));
-      return;
-    }
-    const results = req.texts.map((t) => gate(t));
-    if (req.dims) {
-      const vectors = embed(req.texts, req.dims);
-      parentPort!.postMessage({ id: req.id, results, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
-      return;
-    }
-    parentPort!.postMessage({ id: req.id, results });
+    if (req.op === 'flush') answer(req.id, [analyzeFlush(req.flush!)]);
+    else if (req.op === 'embed') answer(req.id, embed(req.texts, req.dims!));
+    else answer(req.id, req.texts.map((t) => gate(t)), req.dims ? embed(req.texts, req.dims) : undefined);
   } catch (e) {
     parentPort!.postMessage({ id: req.id, error: (e as Error)?.name ?? 'error' });
   }

@@ -83,14 +83,14 @@ const TEXT_PROPS = ['id', 'text', 'blobHash'] as const;
 const DERIVED_ROLES = new Set(['user', 'assistant']);
 
 /**
- * What a long import hands the recall index ahead of its items (RecallIndex.primeVector): per text, the hash
- * embedder's vector of width `dims()` (null: the index's embedder is another one, nothing is made), made on the gate
- * pool's workers with the verdicts; `clear` once the index has read the items.
+ * What a long import hands the recall index ahead of its items (RecallIndex implements it): per text, the hash
+ * embedder's vector of width `primeDims` (null: the index's embedder is another one, nothing is made), made on the
+ * gate pool's workers with the verdicts; `clearPrimed` once the index has read the items.
  */
 export interface ImportPrimer {
-  dims(): number | null;
-  prime(text: string, vec: Float32Array): void;
-  clear(): void;
+  readonly primeDims: number | null;
+  primeVector(text: string, vec: Float32Array): void;
+  clearPrimed(): void;
 }
 
 export class TurnWriter {
@@ -206,9 +206,9 @@ export class TurnWriter {
     // this thread gates only what they have not done when it needs the verdicts.
     // With the hash embedder the workers also embed each message as they gate it (off this thread): the index then
     // takes those vectors instead of queueing the texts (RecallIndex.primeVector) — and the import no longer waits in
-    // keepUp for a backlog of vectors (README, #16: import 230 → 182 s at 1M).
+    // keepUp for a backlog of vectors (README, #16: import 230 → 181 s at 1M).
     const primer = long ? this.primer : undefined;
-    const embedDims = primer?.dims() ?? undefined;
+    const embedDims = primer?.primeDims ?? undefined;
     const verdictsOf = (from: number) => this.gatePool.start(msgs.slice(from, from + CHUNK).map((m) => (typeof m?.text === 'string' ? m.text : '')), { embedDims });
     const ahead: GateJob[] = [];
     for (let k = 0; k < GATE_AHEAD && k * CHUNK < msgs.length; k++) ahead.push(verdictsOf(k * CHUNK));
@@ -218,7 +218,7 @@ export class TurnWriter {
         for (const m of chunk) validateTurn({ conversation: m.conversation, user: m.text, assistant: '', at: m.at, project: m.project, projectType: m.projectType });
         const job = ahead.shift()!;
         const gated = await job.wait();
-        if (primer && embedDims) chunk.forEach((m, k) => { const v = job.vectors[k]; if (v) primer.prime(m.text, v); });
+        if (primer && embedDims) chunk.forEach((m, k) => { const v = job.vectors[k]; if (v) primer.primeVector(m.text, v); });
         if (i + GATE_AHEAD * CHUNK < msgs.length) ahead.push(verdictsOf(i + GATE_AHEAD * CHUNK));
         const items = chunk.map((m, k) => {
           const trust: Trust = m.role === 'user' ? (m.trust ?? 'owner') : leastTrusted([m.trust ?? 'owner'], 'derived');
@@ -258,11 +258,11 @@ export class TurnWriter {
         }, { defer: long }); // one chunk (a hook's few messages): an ordinary, acknowledged write, no second lock for sync()
         ids.push(...items.map((x) => x.id));
         // Every 5,000 messages (and at the end) the caller may hold the import until the derived work keeps up.
-        if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) { await keepUp(); this.importTexts.clear(); primer?.clear(); }
+        if (keepUp && ((i + CHUNK) % 5_000 === 0 || i + CHUNK >= msgs.length)) { await keepUp(); this.importTexts.clear(); primer?.clearPrimed(); }
       }
     } finally {
       this.importTexts.clear();
-      primer?.clear();
+      primer?.clearPrimed();
       await this.store.sync(); // several chunks deferred their fsyncs (journalSync.ts): one for the whole call
     }
     return ids;
