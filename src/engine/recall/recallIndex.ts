@@ -125,9 +125,8 @@ export class RecallIndex {
   private textHash = new Uint32Array(1024);
   private vectorRun: Promise<void> | undefined;
   // Vectors made ahead for texts about to be indexed (an import's messages, embedded on the gate pool's workers with
-  // their verdicts), by text: upsert takes one instead of queueing the text. Only for the embedder whose id they were
-  // made for — the hash embedder, whose vector is a function of the text (the same code on every thread).
-  // setEmbedder clears it, so every vector here is of the embedder in use.
+  // their verdicts), by text: upsert takes one instead of queueing the text. Only the hash embedder's (its vector is a
+  // function of the text, the same code on every thread); setEmbedder clears them, so each is of the embedder in use.
   private primed = new Map<string, Float32Array>();
   lastVectorRun: number | null = null;
   /** The format of the vector file last adopted (an older one is rewritten at the next save). */

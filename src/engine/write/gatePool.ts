@@ -179,7 +179,6 @@ export class GatePool {
           if (res.length !== range[1] - range[0]) throw new Error('short_answer');
           for (let i = 0; i < res.length; i++) out[range[0] + i] = res[i]!;
           this.counts.workers += res.length;
-          // Vectors only when the answer holds one of the right width per text (else the caller embeds them).
           const vs = answer.vectors;
           if (dims && vectorsOfWidth(vs, res.length, dims)) {
             for (let i = 0; i < vs.length; i++) vectors[range[0] + i] = vs[i];

@@ -20,7 +20,7 @@ function embed(texts: string[], dims: number): Float32Array[] {
 
 // Vectors travel as transferred buffers (no copy).
 function answer(id: number, results: unknown[], vectors?: Float32Array[]): void {
-  const transfer = ((vectors ?? (results as Float32Array[])).filter((v) => v instanceof Float32Array)).map((v) => v.buffer as ArrayBuffer);
+  const transfer = (vectors ?? results).flatMap((v) => (v instanceof Float32Array ? [v.buffer as ArrayBuffer] : []));
   parentPort!.postMessage(vectors ? { id, results, vectors } : { id, results }, transfer);
 }
 

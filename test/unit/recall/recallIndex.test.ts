@@ -79,6 +79,30 @@ describe('RecallIndex', () => {
     assert.ok(!hits.some((h) => h.id === 'rw:3'));
   });
 
+  it('takes a primed vector for the next upsert of its text, and none primed before an embedder switch', () => {
+    const text = 'the staging deploy failed on the migration step';
+    const hash = new HashEmbedder();
+    const vec = hash.embedOne(text);
+    const idx = new RecallIndex(hash, nullLogger);
+    idx.primeVector(text, vec);
+    idx.upsert(raw('rw:1', text, 'c1', 1000));
+    assert.equal(idx.primedUsed, 1);
+    assert.deepEqual(Array.from(idx.vectorOf('rw:1') ?? []).map((x) => Math.round(x * 100)), Array.from(vec).map((x) => Math.round(x * 100)));
+    assert.equal(idx.pendingVectorCount, 0);
+
+    // Another embedder of the same width: a vector primed for the hash embedder must not be taken after the switch.
+    const other = { id: 'other-384', dims: hash.dims, embed: async (ts: string[]) => ts.map(() => new Float32Array(hash.dims).fill(1 / Math.sqrt(hash.dims))) };
+    const idx2 = new RecallIndex(hash, nullLogger);
+    idx2.primeVector(text, vec);
+    idx2.setEmbedder(other);
+    assert.equal(idx2.primedCount, 0);
+    idx2.upsert(raw('rw:1', text, 'c1', 1000));
+    assert.equal(idx2.primedUsed, 0);
+    assert.equal(idx2.pendingVectorCount, 1, 'the text waits for the new embedder');
+    idx2.primeVector(text, vec);
+    assert.equal(idx2.primedCount, 0, 'nothing is primed for an embedder other than the hash embedder');
+  });
+
   it('maps the e5-calibrated minScore onto hash cosines (0.6 → 0.1)', () => {
     assert.ok(Math.abs(open().vectorFloor(0.6) - 0.1) < 1e-9);
   });
