@@ -1,6 +1,6 @@
 // `bench gate`: the poison gate before (rules only) and after (rules + learned stage), per language and
-// family, on (a) the deepset train split — the learned stage cross-validated: each fold scored by a model
-// trained without it (same options as the shipped one) —, (b) the own held-out corpus (never trained or
+// family, on (a) the deepset train split — the learned stage cross-validated: each fold scored by the two models
+// trained without it (same options as the shipped ones, the second calibrated against that fold's first; gate24) —, (b) the own held-out corpus (never trained or
 // tuned on), (c) the LoCoMo dialogue turns as the false-positive check; plus throughput in texts/s.
 // Data: the deepset train split (--deepset FILE, default ../shared/bench-data beside the checkout) and LoCoMo
 // (--data FILE, same default); 5 folds. The held-out corpus is reported whole and per part ("v1": the
@@ -10,10 +10,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
 import { GatePool } from '../../src/engine/write/gatePool';
-import { createGate, gate, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
+import { createGate, gate, gateFromWeights, gateModelStatus, gateRules, GateFn, GateResult } from '../../src/engine/write/poisonGate';
+import { GATE_WEIGHTS_B64 } from '../../src/engine/write/poisonGateWeights';
+import { GATE_HIDDEN_B64 } from '../../src/engine/write/poisonGateHiddenWeights';
 import {
   ADVICE_DEV_FILE, ATTACK_DEV_FILE, HARDBENIGN_DEV_FILE, HBSECRETS_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, ORDINARY_DEV_FILE, benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, deepsetRows, foldOf, OWN_HELDOUT_FILE, ownTrainRows, readJsonl, SHIPPED_OPTIONS, repoRoot, toRow, trainGateModel, TrainRow,
 } from '../../src/engine/write/poisonGateTrain';
+import { calibrateSecond, SECOND_OPTIONS, secondCalibrationSets, secondTrainRows } from '../../src/engine/write/poisonGateSecond';
 import { BenchContext, locomoDataFile, round } from './harness';
 
 interface Cell { n: number; attacks: number; tp: number; fp: number; rejectedBenign: number; rejectedAttacks: number }
@@ -97,6 +100,9 @@ function throughput(fn: GateFn, texts: string[], minMs = 1500): number {
   return Math.round(n / ((performance.now() - t0) / 1000));
 }
 
+/** The shipped gate without its second model (gate24). */
+const firstModelGate = (): GateFn => gateFromWeights(GATE_WEIGHTS_B64, GATE_HIDDEN_B64).gate;
+
 export async function benchGate(ctx: BenchContext): Promise<Record<string, unknown>> {
   const root = repoRoot(__dirname);
   const deepsetArg = ctx.args.deepset;
@@ -111,15 +117,23 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   if (deepsetFile) {
     ctx.log(`gate: deepset ${folds}-fold cross-validation`);
     const ds = deepsetRows(deepsetFile);
-    const own = ownTrainRows(root);
+    const own = ownTrainRows(root), second = secondTrainRows(root);
     const cal = calibrationTexts(locomoDataFile(ctx.args), root); // calibrated as the shipped model is
-    const v: Verdicts = [];
+    const sets = secondCalibrationSets(cal, root);
+    const v: Verdicts = [], firstOnly: Verdicts = [];
     for (let f = 0; f < folds; f++) {
-      const { model } = trainGateModel([...own, ...ds.filter((_, i) => foldOf(i, folds) !== f)], { ...SHIPPED_OPTIONS, calibrationTexts: cal });
-      const g = createGate(model);
-      ds.forEach((row, i) => { if (foldOf(i, folds) === f) v.push({ row, before: gateRules(row.text), after: g(row.text) }); });
+      const keep = ds.filter((_, i) => foldOf(i, folds) !== f);
+      const { model } = trainGateModel([...own, ...keep], { ...SHIPPED_OPTIONS, calibrationTexts: cal });
+      const s = trainGateModel([...second, ...keep], { ...SECOND_OPTIONS, calibrationTexts: cal });
+      const g = createGate(model, {}, calibrateSecond(model, s.bytes, s.hiddenBytes, sets).model), g1 = createGate(model);
+      ds.forEach((row, i) => {
+        if (foldOf(i, folds) !== f) return;
+        const before = gateRules(row.text);
+        v.push({ row, before, after: g(row.text) });
+        firstOnly.push({ row, before, after: g1(row.text) });
+      });
     }
-    result.deepsetTrainCrossValidated = { folds, byLang: table(v, (r) => r.lang ?? 'und') };
+    result.deepsetTrainCrossValidated = { folds, byLang: table(v, (r) => r.lang ?? 'und'), firstModelOnly: table(firstOnly, (r) => r.lang ?? 'und') };
     if (ctx.args.confusion) {
       result.deepsetConfusion = v.filter((x) => (x.after.verdict !== 'pass') !== x.row.attack)
         .map((x) => ({ lang: x.row.lang, attack: x.row.attack, verdict: x.after.verdict, text: x.row.text.slice(0, 90).replace(/\s+/g, ' ') }));
@@ -222,7 +236,8 @@ export async function benchGate(ctx: BenchContext): Promise<Record<string, unkno
   // Throughput on LoCoMo turns (ordinary dialogue) and on the held-out corpus (longer, mixed).
   ctx.log('gate: throughput');
   result.throughputTextsPerSec = {
-    locomo: { before: throughput(gateRules, turns), after: throughput(gate, turns) },
+    // after: the shipped gate (rules, first model, second model); firstModel: without the second (gate24's cost).
+    locomo: { before: throughput(gateRules, turns), after: throughput(gate, turns), firstModel: throughput(firstModelGate(), turns) },
     ownHeldout: { before: throughput(gateRules, held.map((r) => r.text)), after: throughput(gate, held.map((r) => r.text)) },
     // An import's path (engine/write/gatePool.ts): worker threads plus the calling thread.
     importPath: await pooledThroughput(turns),

@@ -28,7 +28,9 @@ describe('The Memory extension in VS Code', () => {
     assert.ok(s.card, `engine card missing (${s.error ?? ''})`);
     assert.equal(s.card.gate.active, true, s.card.gate.error ?? '');
     assert.match(s.card.gate.sha256 ?? '', /^[0-9a-f]{64}$/);
-    assert.equal(s.card.gate.detectors.learned, 1);
+    assert.equal(s.card.gate.detectors.learned, 2, 'both models (gate24: the second one trained on the blind parts)');
+    assert.match(s.card.gate.second?.sha256 ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(s.card.gate.secondError, null);
     assert.ok(s.card.gate.detectors.rulePatterns > 10);
     const testVault = process.env.MEMORY_TEST_VAULT;
     if (testVault) assert.equal(s.vaultPath, testVault, 'memory.vaultPath from the user settings is honoured');

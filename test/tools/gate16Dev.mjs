@@ -2,6 +2,7 @@
 //   node test/tools/gate16Dev.mjs [--config CFG.json] [--cv] [--verdicts OUT.json] [--list] [--offset D1,D2,…] [--lang]
 // Without --config: the shipped gate. With it: a model trained in-process with CFG = { extra: [[file, 'all'|'attacks'|'nonquoting']],
 // options: {...TrainOptions} } on top of the shipped training rows, calibrated the shipped way.
+// Without --config the shipped gate includes its second model (gate24, poisonGateSecond.ts); a --config model is scored alone.
 // --offset (gate21; gate20's sweep): the model (and the --cv models) trained once, every figure printed once per offset d of the
 // `untrusted` threshold (a logit; d < 0 is a smaller calibration margin; reject stays ≥ untrusted), one JSON line each.
 // --lang: hijacking/extraction flagged and benign flagged per language (de/en/es/fr/hu) over OTHER = gate8 dev + gate17 dev

@@ -42,9 +42,9 @@ async function doctor(c: CommandContext): Promise<Record<string, unknown>> {
     }
   }
   add('vault_dir_exists', existsSync(c.vaultDir));
-  // The poison gate's learned stage ships inside the bundle: off only if its weights are corrupt or of
-  // another version (the rules still run; the detail says why).
+  // The poison gate's learned stage (both models) ships inside the bundle: off only if a weights file is corrupt or
+  // of another version (the rules and the other model still run; the detail says why).
   const g = gateModelStatus();
-  add('gate_model', g.active, describeGate(g));
+  add('gate_model', g.active && g.secondError === null, describeGate(g));
   return { ok: checks.every((x) => x.ok || x.check === 'store_dir_exists' || x.check === 'sql_js_patched' || x.check === 'vault_dir_exists'), storeDir: c.storeDir, vaultDir: c.vaultDir, checks, gate: g };
 }

@@ -40,8 +40,17 @@ export const LOCOMO_FILE = 'locomo-dev.json';
 export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
 /** Held-out part v9 (a third independent author, 761 rows, benign-heavy): a dev set, never trained on. */
 export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
-/** Own held-out set (parts v10 on, blind authors): never trained or tuned on; scored by `bench gate` and the unit tests. */
+/**
+ * Own held-out set (the newest blind author's part, v25 since gate24): never trained or tuned on; scored by `bench gate`
+ * and the unit tests.
+ */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
+/**
+ * Blind parts v10–v24 (fifteen authors, 9,981 rows), held out until gate24 (stop 40): the second model's material
+ * ({@link SECOND_TRAIN_FILES}); the first model never trains on it (gate22/gate23: one model with one threshold lost
+ * deepset's short attacks when it did).
+ */
+export const BLIND_TRAIN_FILE = 'test/fixtures/gate-train-blind.jsonl';
 export const DEEPSET_TRAIN_FILE = 'injection-dev-deepset-train.jsonl';
 /**
  * Ordinary second-person advice between people (gate13: e-mails, chat answers, forum replies, ssh/shell/git/admin
@@ -72,6 +81,8 @@ export const HBSECRETS_DEV_FILE = 'test/fixtures/gate-hbsecrets-dev.jsonl';
 export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtures/poison-heldout.jsonl', 'test/fixtures/gate-train.jsonl', 'test/fixtures/gate-train-gate6.jsonl', 'test/fixtures/gate-train-gate7.jsonl', ORDINARY_TRAIN_FILE, CANDIDATE_TRAIN_FILE, HARD_TRAIN_FILE,
   // gate16: the former held-out parts v1–v8 (their quoting benign rows left out by trainsOn) and gate15's docs about secrets.
   AUTHORS_TRAIN_FILE, HBSECRETS_TRAIN_FILE];
+/** The second model's corpora (gate24, poisonGateSecond.ts): the first model's and the blind parts v10–v24. */
+export const SECOND_TRAIN_FILES = [...OWN_TRAIN_FILES, BLIND_TRAIN_FILE];
 /**
  * Benign families of {@link AUTHORS_TRAIN_FILE} that quote, embed or discuss attacks and prompts (gate11's finding, gate12:
  * trained on, they teach attack wording as benign): not trained on.
@@ -79,10 +90,12 @@ export const OWN_TRAIN_FILES = ['test/fixtures/poison-corpus.jsonl', 'test/fixtu
 export const AUTHORS_QUOTING_FAMILIES = ['security_quote', 'security_review', 'dev_prompt', 'dev_discussion', 'quoted_speech', 'code',
   'meeting', 'transcript', 'benign_code', 'readme', 'tool_output', 'config', 'issue_comment'];
 /**
- * Whether a row of one of {@link OWN_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows and gate14's
+ * Whether a row of one of {@link SECOND_TRAIN_FILES} is trained on: all are but the authors' quoting benign rows and gate14's
  * security write-ups quoting attacks (trained on, they cost 4–6 v9 attacks: gate14).
  */
 export function trainsOn(file: string, v: Record<string, unknown>): boolean {
   if (file === HARDBENIGN_TRAIN_FILE) return v.family !== 'security_quote';
+  // The blind parts' quoting benign rows, and their code of LLM apps holding prompts, are left out the same way (gate22).
+  if (file === BLIND_TRAIN_FILE) return !(v.label === 'benign' && (AUTHORS_QUOTING_FAMILIES.includes(String(v.family)) || v.family === 'llm_code'));
   return !(file === AUTHORS_TRAIN_FILE && v.label === 'benign' && AUTHORS_QUOTING_FAMILIES.includes(String(v.family)));
 }

@@ -8,7 +8,7 @@ import { gate } from '../../../src/engine/write/poisonGate';
 import { assertBenignRows, assertOwnTexts, LANGS } from './gateCorpus';
 import {
   ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, ORDINARY_DEV_FILE, HARD_DEV_FILE,
-  readJsonl, repoRoot, trainsOn,
+  readJsonl, repoRoot, trainsOn, SECOND_TRAIN_FILES
 } from '../../../src/engine/write/poisonGateTrain';
 
 describe('poison gate: gate13 second-person advice texts', () => {
@@ -28,7 +28,7 @@ describe('poison gate: gate13 second-person advice texts', () => {
   });
 
   it('shares no text with any other corpus', () => {
-    const others = [...OWN_TRAIN_FILES.filter((f) => f !== ADVICE_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
+    const others = [...SECOND_TRAIN_FILES.filter((f) => f !== ADVICE_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
       AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'];
     assertOwnTexts(root, [...train, ...dev], others, 'gate13');
   });

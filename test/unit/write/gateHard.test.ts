@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gate } from '../../../src/engine/write/poisonGate';
 import { sourceProse } from '../../../src/engine/write/poisonGateSource';
-import { BENIGN_DEV_FILE, HARD_DEV_FILE, HARD_QUOTING_FILE, HARD_TRAIN_FILE, ORDINARY_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { BENIGN_DEV_FILE, HARD_DEV_FILE, HARD_QUOTING_FILE, HARD_TRAIN_FILE, ORDINARY_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot, SECOND_TRAIN_FILES } from '../../../src/engine/write/poisonGateTrain';
 
 const LANGS = ['en', 'de', 'hu', 'es', 'fr'];
 const FAMILIES = ['preference', 'people_instruction', 'decision', 'security_quote', 'llm_code', 'sysadmin', 'bot_command', 'meeting'];
@@ -44,7 +44,7 @@ describe('poison gate: gate11 hard-benign texts', () => {
   });
 
   it('shares no text with any other corpus', () => {
-    const others = [...OWN_TRAIN_FILES.filter((f) => f !== HARD_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl']
+    const others = [...SECOND_TRAIN_FILES.filter((f) => f !== HARD_TRAIN_FILE), OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl']
       .flatMap((f) => readJsonl(join(root, f)).map(key));
     const seen = new Set(others);
     const ours = [...train, ...quoting, ...dev].map(key);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gate } from '../../../src/engine/write/poisonGate';
 import { assertBenignRows, assertOwnTexts, LANGS } from './gateCorpus';
 import {
-  ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, HARDBENIGN_DEV_FILE, HARDBENIGN_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, ORDINARY_DEV_FILE, HARD_DEV_FILE,
+  ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, HARDBENIGN_DEV_FILE, HARDBENIGN_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, SECOND_TRAIN_FILES, ORDINARY_DEV_FILE, HARD_DEV_FILE,
   readJsonl, repoRoot, trainsOn,
 } from '../../../src/engine/write/poisonGateTrain';
 
@@ -29,7 +29,7 @@ describe('poison gate: gate14 hard-benign texts next to requests aimed at the as
   });
 
   it('shares no text with any other corpus', () => {
-    const others = [...OWN_TRAIN_FILES, ADVICE_TRAIN_FILE, ADVICE_DEV_FILE, OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
+    const others = [...SECOND_TRAIN_FILES, ADVICE_TRAIN_FILE, ADVICE_DEV_FILE, OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE,
       AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'];
     assertOwnTexts(root, [...train, ...dev], others, 'gate14');
   });

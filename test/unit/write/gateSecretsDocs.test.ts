@@ -8,7 +8,7 @@ import { gate } from '../../../src/engine/write/poisonGate';
 import { assertBenignRows, assertOwnTexts, LANGS } from './gateCorpus';
 import {
   ADVICE_DEV_FILE, ADVICE_TRAIN_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, HARD_DEV_FILE, HARDBENIGN_DEV_FILE, HARDBENIGN_TRAIN_FILE, HBSECRETS_DEV_FILE,
-  HBSECRETS_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, ORDINARY_DEV_FILE, readJsonl, repoRoot,
+  HBSECRETS_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, SECOND_TRAIN_FILES, ORDINARY_DEV_FILE, readJsonl, repoRoot,
 } from '../../../src/engine/write/poisonGateTrain';
 
 describe('poison gate: gate15 docs and sysadmin notes about secrets and prompts', () => {
@@ -30,7 +30,7 @@ describe('poison gate: gate15 docs and sysadmin notes about secrets and prompts'
 
   it('shares no text with any other corpus', () => {
     // Since gate16 the training third is one of OWN_TRAIN_FILES itself: compared with every other file.
-    const others = [...OWN_TRAIN_FILES.filter((f) => f !== HBSECRETS_TRAIN_FILE), ADVICE_TRAIN_FILE, ADVICE_DEV_FILE, HARDBENIGN_TRAIN_FILE, HARDBENIGN_DEV_FILE, OWN_HELDOUT_FILE, BENIGN_DEV_FILE,
+    const others = [...SECOND_TRAIN_FILES.filter((f) => f !== HBSECRETS_TRAIN_FILE), ADVICE_TRAIN_FILE, ADVICE_DEV_FILE, HARDBENIGN_TRAIN_FILE, HARDBENIGN_DEV_FILE, OWN_HELDOUT_FILE, BENIGN_DEV_FILE,
       ORDINARY_DEV_FILE, HARD_DEV_FILE, AUTHORS_DEV_FILE, 'test/fixtures/gate-dev-gate8.jsonl'];
     assertOwnTexts(root, [...train, ...dev], others, 'gate15');
   });

@@ -8,13 +8,21 @@ import { promisify } from 'node:util';
 import { createGate, describeGate, gate, gateFromWeights, gateModelStatus, gateRules, gateViews } from '../../../src/engine/write/poisonGate';
 import { encodeGateModel, GateModelError, loadGateModel, modelLogit } from '../../../src/engine/write/poisonGateModel';
 import {
-  benchDataFile, DEEPSET_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, renderWeightsModule, repoRoot, trainGateModel, trainShipped, TrainRow,
+  benchDataFile, DEEPSET_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, SECOND_TRAIN_FILES, readJsonl, renderWeightsModule, repoRoot, trainGateModel, trainShipped, TrainRow,
 } from '../../../src/engine/write/poisonGateTrain';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from '../../../src/engine/write/poisonGateWeights';
+import { GATE_HIDDEN_B64 } from '../../../src/engine/write/poisonGateHiddenWeights';
+import { GATE_SECOND_WEIGHTS_B64, GATE_SECOND_WEIGHTS_SHA256 } from '../../../src/engine/write/poisonGateSecondWeights';
+import { GATE_SECOND_HIDDEN_B64 } from '../../../src/engine/write/poisonGateSecondHiddenWeights';
+import { trainSecondShipped } from '../../../src/engine/write/poisonGateSecond';
 
 // The shipped weights file's SHA-256. A retrain (`npm run train:gate`) that changes the weights must
 // update this line too, so every change of the learned stage is a visible, reviewed diff.
 const SHIPPED_SHA256 = 'd0b5b3cd09c06b6fa705f3f3cea5bfa22f5da7d365f92d698149e9c554435480';
+// The second model's weights file (gate24, poisonGateSecond.ts), pinned the same way.
+const SECOND_SHA256 = 'ed99d597c5c19ac12e9ef0a3aff4387447d4a3f83567a26febda64c46b2124b8';
+// What its calibration measured (poisonGateSecond.ts SECOND_BUDGET): extra flags over the first model per set.
+const EXTRA_FLAGS = { dialogue: 0, dev: 3, ordinaryDev: 0, secretsDev: 0 };
 
 const shippedBytes = () => new Uint8Array(Buffer.from(GATE_WEIGHTS_B64, 'base64'));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -42,6 +50,21 @@ describe('poison gate learned stage', () => {
       const { bytes, module } = trainShipped(deepset!, repoRoot(__dirname));
       assert.equal(sha(bytes), SHIPPED_SHA256, 'retrain with `npm run train:gate` and review the diff');
       assert.equal(module, renderWeightsModule(bytes, JSON.parse(/^\/\/ Training: (.*)$/m.exec(module)![1]) as Record<string, unknown>));
+    });
+
+    it('pins the second model too, and the training script reproduces it byte for byte, calibrated against the first', function () {
+      const bytes = new Uint8Array(Buffer.from(GATE_SECOND_WEIGHTS_B64, 'base64'));
+      assert.equal(sha(bytes), SECOND_SHA256);
+      assert.equal(GATE_SECOND_WEIGHTS_SHA256, SECOND_SHA256);
+      assert.ok(bytes.length <= 70_000, `second weights are ${bytes.length} bytes`);
+      const deepset = benchDataFile(DEEPSET_TRAIN_FILE, repoRoot(__dirname));
+      if (!deepset) this.skip();
+      this.timeout(240_000);
+      const first = gateFromWeights(GATE_WEIGHTS_B64, GATE_HIDDEN_B64).model!;
+      const r = trainSecondShipped(deepset!, first, repoRoot(__dirname));
+      assert.equal(sha(r.bytes), SECOND_SHA256, 'retrain with `npm run train:gate` and review the diff');
+      assert.equal(Buffer.from(r.hiddenBytes!).toString('base64'), GATE_SECOND_HIDDEN_B64);
+      assert.deepEqual(r.info.extraFlags, EXTRA_FLAGS);
     });
   });
 
@@ -230,7 +253,7 @@ describe('poison gate learned stage', () => {
   describe('held-out corpus', () => {
     it('shares no text with the training corpora and covers every family in all five languages', () => {
       const root = repoRoot(__dirname);
-      const train = new Set(OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim().toLowerCase())));
+      const train = new Set(SECOND_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim().toLowerCase())));
       const held = readJsonl(join(root, OWN_HELDOUT_FILE));
       assert.deepEqual(held.filter((v) => train.has(String(v.text).trim().toLowerCase())).map((v) => v.text), []);
       const attacks = held.filter((v) => v.label === 'injection');
@@ -253,11 +276,16 @@ describe('poison gate learned stage', () => {
       assert.equal(s.tableSha256, loadGateModel(shippedBytes()).sha256);
       assert.equal(s.buckets, 65536);
       assert.ok(s.untrustedAt !== null && s.rejectAt !== null && s.rejectAt >= s.untrustedAt);
-      assert.equal(s.detectors.learned, 1);
+      assert.equal(s.detectors.learned, 2);
+      assert.equal(s.second?.sha256, SECOND_SHA256);
+      assert.equal(s.secondError, null);
+      assert.ok(s.second!.untrustedAt > s.untrustedAt!, 'the second model sits at its own, higher threshold');
       assert.ok(s.detectors.rulePatterns >= s.detectors.ruleNames && s.detectors.ruleNames >= 11, JSON.stringify(s.detectors));
-      assert.match(describeGate(s), /^rules \(\d+ rule patterns\) \+ classifier \(weights v1, sha256 [0-9a-f]{12}…\)$/);
-      const off = describeGate({ ...s, active: false, error: 'poison gate model: weights checksum mismatch' });
+      assert.match(describeGate(s), /^rules \(\d+ rule patterns\) \+ classifier \(weights v1, sha256 [0-9a-f]{12}…\) \+ second classifier \(sha256 [0-9a-f]{12}…\)$/);
+      const off = describeGate({ ...s, active: false, error: 'poison gate model: weights checksum mismatch', second: null, secondError: null });
       assert.match(off, /^rules only \(\d+ rule patterns; classifier off: poison gate model: weights checksum mismatch\)$/);
+      const secondOff = describeGate({ ...s, second: null, secondError: 'poison gate model: weights file is 3 bytes' });
+      assert.match(secondOff, /^rules \(\d+ rule patterns\) \+ classifier \(weights v1, sha256 [0-9a-f]{12}…\) \(second classifier off: poison gate model: weights file is 3 bytes\)$/);
     });
 
     it('shows in `vscode-memory doctor` and `status --json`', async function () {

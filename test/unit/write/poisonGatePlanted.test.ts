@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { gate, gateRules, gateViews } from '../../../src/engine/write/poisonGate';
 import { aiNote, ownNote, plantedForAi, sharedSecret } from '../../../src/engine/write/poisonGatePlanted';
-import { ATTACK_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { ATTACK_DEV_FILE, BENIGN_DEV_FILE, OWN_HELDOUT_FILE, readJsonl, repoRoot, SECOND_TRAIN_FILES } from '../../../src/engine/write/poisonGateTrain';
 
 const flagged = (texts: string[]) => texts.filter((t) => gateRules(t).verdict !== 'pass');
 const passed = (texts: string[]) => texts.filter((t) => gateRules(t).verdict === 'pass');
@@ -130,7 +130,7 @@ describe('poison gate: notes planted for the AI reading a text (gate7)', () => {
         assert.ok(attacks.some((r) => r.family === fam && r.lang === lang), `${fam}/${lang}`);
       }
       assert.ok(new Set(attacks.map((r) => r.carrier)).size >= 8);
-      const elsewhere = new Set([...OWN_TRAIN_FILES, OWN_HELDOUT_FILE].flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim())));
+      const elsewhere = new Set([...SECOND_TRAIN_FILES, OWN_HELDOUT_FILE].flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim())));
       for (const r of benign) elsewhere.add(String(r.text).trim());
       assert.equal(attacks.filter((r) => elsewhere.has(String(r.text).trim())).length, 0, 'an attack dev text is also in training, held-out or benign data');
     });

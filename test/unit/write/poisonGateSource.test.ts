@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gate, gateRules } from '../../../src/engine/write/poisonGate';
 import { cutLiterals, judgeProse, sourceProse } from '../../../src/engine/write/poisonGateSource';
-import { BENIGN_DEV_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { BENIGN_DEV_FILE, OWN_HELDOUT_FILE, readJsonl, repoRoot, SECOND_TRAIN_FILES } from '../../../src/engine/write/poisonGateTrain';
 
 const flaggedOf = (texts: string[]) => texts.filter((t) => gate(t).verdict !== 'pass');
 const passedOf = (texts: string[]) => texts.filter((t) => gate(t).verdict === 'pass');
@@ -156,7 +156,7 @@ describe('poison gate: code-aware view and technical look-alikes (gate6)', () =>
       const families = new Set(rows.map((r) => r.family));
       for (const f of ['code', 'sysadmin', 'log', 'security_quote', 'dev_discussion', 'people_instruction', 'preference', 'decision', 'email', 'transcript', 'bot_command', 'docs', 'meeting', 'short_note']) assert.ok(families.has(f), f);
       assert.ok(rows.every((r) => r.label === 'benign' && r.part === 'bdev' && typeof r.text === 'string'));
-      const elsewhere = new Set([...OWN_TRAIN_FILES, OWN_HELDOUT_FILE].flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim())));
+      const elsewhere = new Set([...SECOND_TRAIN_FILES, OWN_HELDOUT_FILE].flatMap((f) => readJsonl(join(root, f)).map((v) => String(v.text).trim())));
       assert.deepEqual(rows.filter((r) => elsewhere.has(String(r.text).trim())).map((r) => r.text), []);
       assert.ok(readFileSync(join(root, BENIGN_DEV_FILE), 'utf8').endsWith('\n'));
     });
