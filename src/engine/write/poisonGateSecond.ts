@@ -12,10 +12,10 @@
 import { join } from 'node:path';
 import { createGate, GateFn } from './poisonGate';
 import { encodeGateModel, GateModel, loadGateModel, withHiddenLayer } from './poisonGateModel';
-import { BLIND_TRAIN_FILE, HBSECRETS_DEV_FILE, LOCOMO_FILE, ORDINARY_DEV_FILE, SECOND_TRAIN_FILES, trainsOn } from './poisonGateFiles';
+import { BLIND_TRAIN_FILE, HBSECRETS_DEV_FILE, LOCOMO_FILE, ORDINARY_DEV_FILE, SECOND_TRAIN_FILES } from './poisonGateFiles';
 import {
   benchDataFile, calibrationScores, CalibrationSets, calibrationTexts, deepsetRows, readJsonl, renderHiddenModule, renderWeightsModule,
-  repoRoot, SHIPPED_OPTIONS, toRow, trainGateModel, trainingInfo, TrainOptions, TrainRow,
+  repoRoot, SHIPPED_OPTIONS, trainGateModel, trainingInfo, TrainOptions, TrainRow, trainRowsOf,
 } from './poisonGateTrain';
 
 /** The first model's options, the blind parts' benign rows at 0.3 (as the authors' v1–v8, gate16). */
@@ -38,7 +38,7 @@ export function secondCalibrationSets(cal: CalibrationSets, root = repoRoot()): 
 
 /** The second model's own rows (deepset's are added by the caller). */
 export function secondTrainRows(root = repoRoot()): TrainRow[] {
-  return SECOND_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).filter((v) => trainsOn(f, v)).map((v) => toRow(v, f)));
+  return trainRowsOf(SECOND_TRAIN_FILES, root);
 }
 
 /** Texts the first gate passes and the union flags. */
@@ -68,19 +68,21 @@ export function calibrateSecond(first: GateModel | null, secondBytes: Uint8Array
   budget: SecondBudget = SECOND_BUDGET): SecondCalibration {
   const trained = withHiddenLayer(loadGateModel(secondBytes), hiddenBytes);
   const firstGate = createGate(first);
+  const names = Object.keys(SECOND_BUDGET) as (keyof SecondBudget)[];
+  // The texts the first gate passes, once per set: only they can be extra flags.
+  const passed = Object.fromEntries(names.map((k) => [k, sets[k].filter((t) => firstGate(t).verdict === 'pass')])) as Record<keyof SecondBudget, string[]>;
   const above = (texts: readonly string[], n: number): number => {
-    const zs = texts.filter((t) => firstGate(t).verdict === 'pass').flatMap((t) => calibrationScores(trained, [t])).sort((a, b) => b - a);
+    const zs = calibrationScores(trained, texts).sort((a, b) => b - a);
     return zs.length > n ? float32Above(zs[n]) : -Infinity;
   };
-  const names = Object.keys(SECOND_BUDGET) as (keyof SecondBudget)[];
-  let t = Math.max(...names.map((k) => above(sets[k], budget[k])));
+  let t = Math.max(...names.map((k) => above(passed[k], budget[k])));
   if (!Number.isFinite(t)) t = trained.untrustedAt;
   for (let step = 0; step < 1000; step++, t = float32Above(t + 0.01)) {
     const { sha256: _table, hidden: _hidden, ...raw } = trained;
     const bytes = encodeGateModel({ ...raw, untrustedAt: t, rejectAt: Math.max(raw.rejectAt, t) });
     const model = withHiddenLayer(loadGateModel(bytes), hiddenBytes);
     const union = createGate(first, {}, model);
-    const extra = Object.fromEntries(names.map((k) => [k, extraFlags(firstGate, union, sets[k])])) as Record<keyof SecondBudget, number>;
+    const extra = Object.fromEntries(names.map((k) => [k, passed[k].filter((x) => union(x).verdict !== 'pass').length])) as Record<keyof SecondBudget, number>;
     if (names.every((k) => extra[k] <= budget[k])) return { bytes, model, extra };
   }
   throw new Error('train:gate: no threshold keeps the second model within its budget');

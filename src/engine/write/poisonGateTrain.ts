@@ -386,7 +386,12 @@ export function deepsetRows(file: string): TrainRow[] {
 }
 
 export function ownTrainRows(root = repoRoot()): TrainRow[] {
-  return OWN_TRAIN_FILES.flatMap((f) => readJsonl(join(root, f)).filter((v) => trainsOn(f, v)).map((v) => toRow(v, f)));
+  return trainRowsOf(OWN_TRAIN_FILES, root);
+}
+
+/** The rows of training files that are trained on (trainsOn), each tagged with its file. */
+export function trainRowsOf(files: readonly string[], root = repoRoot()): TrainRow[] {
+  return files.flatMap((f) => readJsonl(join(root, f)).filter((v) => trainsOn(f, v)).map((v) => toRow(v, f)));
 }
 
 /** Every training row in the fixed order: own corpora, then the deepset train split. */
