@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gate, gateFromWeights, GateResult, gateRules } from '../../../src/engine/write/poisonGate';
 import { calibrateSecond, extraFlags, SECOND_BUDGET, secondCalibrationSets, secondTrainRows } from '../../../src/engine/write/poisonGateSecond';
 import {
-  ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, BLIND_TRAIN_FILE, benchDataFile, calibrationTexts, HARD_DEV_FILE, LOCOMO_FILE, ORDINARY_DEV_FILE,
+  ATTACK_DEV_FILE, AUTHORS_DEV_FILE, BENIGN_DEV_FILE, BLIND_DEV_FILE, BLIND_TRAIN_FILE, benchDataFile, calibrationTexts, HARD_DEV_FILE, LOCOMO_FILE, ORDINARY_DEV_FILE,
   OWN_HELDOUT_FILE, OWN_TRAIN_FILES, readJsonl, repoRoot, SECOND_TRAIN_FILES, trainsOn,
 } from '../../../src/engine/write/poisonGateTrain';
 import { GATE_WEIGHTS_B64 } from '../../../src/engine/write/poisonGateWeights';
@@ -20,7 +20,7 @@ describe('poison gate: the second model (gate24)', () => {
 
   it('trains on the blind parts next to the first model\'s corpora, never on a dev set or the held-out part', () => {
     assert.deepEqual(SECOND_TRAIN_FILES, [...OWN_TRAIN_FILES, BLIND_TRAIN_FILE]);
-    for (const f of [OWN_HELDOUT_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE, ATTACK_DEV_FILE, AUTHORS_DEV_FILE]) assert.ok(!SECOND_TRAIN_FILES.includes(f), f);
+    for (const f of [OWN_HELDOUT_FILE, BLIND_DEV_FILE, BENIGN_DEV_FILE, ORDINARY_DEV_FILE, HARD_DEV_FILE, ATTACK_DEV_FILE, AUTHORS_DEV_FILE]) assert.ok(!SECOND_TRAIN_FILES.includes(f), f);
     const blind = readJsonl(join(root, BLIND_TRAIN_FILE));
     assert.equal(new Set(blind.map((v) => v.part)).size, 15, 'parts v10–v24');
     const left = blind.filter((v) => !trainsOn(BLIND_TRAIN_FILE, v));
@@ -30,6 +30,10 @@ describe('poison gate: the second model (gate24)', () => {
     assert.equal(rows.filter((r) => r.source === BLIND_TRAIN_FILE).length, blind.length - left.length);
     const held = new Set(readJsonl(join(root, OWN_HELDOUT_FILE)).map((v) => String(v.text).trim().toLowerCase()));
     assert.deepEqual(rows.filter((r) => held.has(r.text.trim().toLowerCase())).map((r) => r.text), []);
+    // gate27's dev parts (v25–v27, v30) are neither trained on nor in the held-out file.
+    const dev = new Set(readJsonl(join(root, BLIND_DEV_FILE)).map((v) => String(v.text).trim().toLowerCase()));
+    assert.deepEqual(rows.filter((r) => dev.has(r.text.trim().toLowerCase())).map((r) => r.text), []);
+    assert.deepEqual([...held].filter((t) => dev.has(t)), []);
   });
 
   it('only raises pass to untrusted: the first model\'s verdicts stand, the second never rejects', () => {
