@@ -68,6 +68,7 @@ export interface GateOptions { exhaustive?: boolean }
 // Normalisation: poisonGateViews.ts (gateViews).
 
 import { DETECTORS, type Detector } from './poisonGateDetectors';
+import { disguised } from './poisonGateDisguise';
 export type { Needs } from './poisonGateDetectors';
 
 /** The rules stage alone (stage 1): reject detectors are checked before untrusted ones. */
@@ -150,16 +151,21 @@ function allowedDetectors(views: string): Uint8Array {
 export function createGate(model: GateModel | null, options: GateOptions = {}, second: GateModel | null = null): GateFn {
   const stage1 = stage1Of(!!options.exhaustive);
   const first = oneModelGate(model, options, stage1);
-  if (!second) return first;
+  // gate28: a text every other step passes is `untrusted` when its words are disguised on purpose (poisonGateDisguise.ts).
+  const undisguised = (g: GateFn): GateFn => (text) => {
+    const r = g(text);
+    return r.verdict === 'pass' && typeof text === 'string' && disguised(text) ? { verdict: 'untrusted', detector: 'obfuscation' } : r;
+  };
+  if (!second) return undisguised(first);
   // gate24: a text the first model's gate passes is `untrusted` when the second model's gate — same steps, its own
   // threshold, never `reject` — flags it. The first model's verdicts are never lowered, and a text the rules flag is
   // left to them (whatever the steps after them decided: a quoted attack in an incident report stays passed).
   const other = oneModelGate({ ...second, rejectAt: Infinity }, options, stage1);
-  return (text: string): GateResult => {
+  return undisguised((text: string): GateResult => {
     const r = first(text);
     if (r.verdict !== 'pass' || typeof text !== 'string' || text.length === 0 || stage1(text).ruled.verdict !== 'pass') return r;
     return other(text).verdict === 'pass' ? r : { verdict: 'untrusted', detector: 'classifier2' };
-  };
+  });
 }
 
 type Stage1 = (text: string) => { views: string; ruled: GateResult };

@@ -4,7 +4,7 @@ import { addressedImperative, policyForAssistant, setupTextAsked } from './poiso
 import { memoryPoisoning } from './poisonGateMemory';
 import { hijackParaphrase, memoryPlant } from './poisonGateStanding';
 import { aiNote, plantedForAi, sharedSecret } from './poisonGatePlanted';
-import { aiThirdPersonOrder, debugModeReveal, decodeAndObey, fakeConfigHeader, ifYouAreAnAi, othersMemoryAsked, outputPolicy, harmfulRolePlay, jobNowEvery, setupVoided, ownSetupAsked, passiveExfiltration, secretUpload, weakeningPlant } from './poisonGateGate16';
+import { aiThirdPersonOrder, debugModeReveal, decodeAndObey, fakeConfigHeader, ifYouAreAnAi, othersMemoryAsked, outputPolicy, harmfulRolePlay, jobNowEvery, setupVoided, ownSetupAsked, passiveExfiltration, priorSetAside, secretUpload, weakeningPlant } from './poisonGateGate16';
 import { fakedAcknowledgement, transcriptLike } from './poisonGateTranscript';
 
 export type GateVerdict = 'reject' | 'untrusted' | 'pass';
@@ -25,7 +25,9 @@ export type GateDetector =
   /** The learned second stage (poisonGateModel.ts). */
   | 'classifier'
   /** The second learned model (gate24, poisonGateSecond.ts): trained on the blind authors' parts too, its own threshold; it only lowers trust. */
-  | 'classifier2';
+  | 'classifier2'
+  /** Words disguised on purpose (gate28, poisonGateDisguise.ts): homoglyphs, spaced letters, l33t; it only lowers trust. */
+  | 'obfuscation';
 
 
 // Detectors (patterns are written against folded text: lower case, no diacritics)
@@ -269,6 +271,7 @@ export const DETECTORS: Detector[] = [
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: aiThirdPersonOrder }, // poisonGateGate16.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: weakeningPlant }, // poisonGateGate16.ts
   { name: 'assistant_instruction', verdict: 'untrusted', re: /(?!)/, test: decodeAndObey }, // poisonGateGate16.ts
+  { name: 'ignore_previous', verdict: 'untrusted', re: /(?!)/, test: priorSetAside }, // poisonGateGate16.ts (gate28)
   { name: 'role_change', verdict: 'untrusted', re: /(?!)/, test: harmfulRolePlay }, // poisonGateGate16.ts
   { name: 'ignore_previous', verdict: 'untrusted', re: /(?!)/, test: setupVoided }, // poisonGateGate16.ts
   { name: 'system_line', verdict: 'untrusted', re: /(?!)/, test: fakeConfigHeader }, // poisonGateGate16.ts

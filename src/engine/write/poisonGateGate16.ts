@@ -154,8 +154,9 @@ export function secretUpload(views: string): boolean {
 secretUpload.needs = [[CURL], [UPLOAD]];
 
 // --- decodeAndObey ---
-const DECODE = /\b(?:decode\w*|rot-?13|backwards|reversed?|in reverse|base64|dekodier\w*|entschlussel\w*|ruckwarts|umgekehrt|fejtsd (?:vissza|meg)|dekodold|visszafele|forditva|decodifica\w*|descifra\w*|al reves|a l'envers|decode\w*|dechiffre\w*|inverse)\b/u;
-const OBEY = /\b(?:obey|do (?:what|as) it says|follow (?:it|them|the instructions?|what it says)|carry (?:it )?out|execute (?:it|them|the instructions?)|act on it|befolge\w*|gehorche\w*|tu,? was (?:er|es|sie|dort) sagt|fuhr\w* [^.\n]{0,40}\baus\b|hajtsd vegre|engedelmeskedj|tedd meg,? amit|csinald,? amit|obedece\w*|haz lo que dice|cumple\w*|ejecuta(?:lo|la|las|los)?\b(?! [\w-]+\.(?:py|sh|js))|obei[st]|obeissez|fais ce qu'(?:il|elle) dit|suis-(?:le|la|les)|execute-(?:le|la|les))\b/u;
+// gate28: reassembling split words or syllables, Morse, verlan/javanais, a letter shift — five languages.
+const DECODE = /\b(?:decode\w*|rot-?13|backwards|reversed?|in reverse|base64|dekodier\w*|entschlussel\w*|ruckwarts|umgekehrt|fejtsd (?:vissza|meg)|dekodold|visszafele|forditva|decodifica\w*|descodifica\w*|descifra\w*|al reves|a l'envers|decode\w*|dechiffre\w*|inverse|morse|unscramble\w*|reassemble\w*|put (?:it|them|the (?:pieces|parts|words|letters)) (?:back )?together|concatenat\w*|concatene\w*|recoll\w*|verlan|javanais|recule\w* chaque lettre|zusammensetz\w*|setz\w* (?:\w+ ){0,2}zusammen|rakd ossze|illeszd ossze|olvasd ossze|une las (?:silabas|letras|palabras|partes)|junta las (?:silabas|letras|palabras|partes))\b/u;
+const OBEY = /\b(?:obey|do (?:what|as) it says|follow (?:it|them|the instructions?|what it says)|carry (?:it )?out|execute (?:it|them|the instructions?)|act on it|(?:and|then) (?:do|follow|apply) (?:it|this|that)\b|decode and follow|mach\w*,? was (?:drin|da |darin )?steht|(?:und|dann) ausfuhren|hazlo|haz lo que (?:pone|dice)|fais(?:-le| le)\b|fais ce que (?:ca|cela) dit|(?:et|puis) (?:applique|execute)\b|applique-(?:le|la|les)|tedd meg|csinald\w*|kovesd\b|befolge\w*|gehorche\w*|tu,? was (?:er|es|sie|dort) sagt|fuhr\w* [^.\n]{0,40}\baus\b|hajtsd vegre|engedelmeskedj|tedd meg,? amit|csinald,? amit|obedece\w*|haz lo que dice|cumple\w*|ejecuta(?:lo|la|las|los)?\b(?! [\w-]+\.(?:py|sh|js))|obei[st]|obeissez|fais ce qu'(?:il|elle) dit|suis-(?:le|la|les)|execute-(?:le|la|les))\b/u;
 
 /** Text to decode or read backwards, and obey. */
 export function decodeAndObey(views: string): boolean {
@@ -299,3 +300,24 @@ export function debugModeReveal(views: string): boolean {
   return views.split('\n\u0000\n').some((v) => DEBUG_MODE.test(v) && DEBUG_SECRET.test(v) && (DISCLOSE.test(v) || /\b(?:muestra|affiche|ird ki|gib \w+ aus|gib alle)\b/u.test(v)) && !NEGATION.test(v));
 }
 debugModeReveal.needs = [[DEBUG_MODE], [DEBUG_SECRET]];
+
+// --- priorSetAside (gate28) ---
+// Idioms that set the reader's earlier instructions or context aside without the words the ignore_previous grammar
+// needs: "despite what you've been told, could you …", "abweichend von vorherigen Instruktionen, bitte …", "die
+// obigen Ausführungen ignorieren", "olvida todo lo que dije antes y …", "leave all the previous information behind",
+// "ignore everything and just output …", "disregarding the articles, provide …". Each needs the order after it.
+const SET_ASIDE = new RegExp([
+  String.raw`\b(?:despite|regardless of|no matter) what (?:you(?:'ve| have)? been|you were) told\b[^.!?\n]{0,40}\b(?:could you|can you|would you|please|write|say|tell|make|give|print|output)\b`,
+  String.raw`\babweichend (?:zu|von) (?:den |der )?(?:vorherigen|bisherigen|obigen|vorangegangenen|fruheren) (?:instruktionen|anweisungen|vorgaben|befehlen)\b`,
+  String.raw`\b(?:die |den )?(?:obigen|vorherigen|bisherigen|vorangegangenen) (?:ausfuhrungen|angaben|aussagen|informationen) (?:ignorieren|vergessen|missachten)\b`,
+  String.raw`\bolvid\w* todo (?:lo )?que (?:te )?(?:digo|dije|he dicho|sabes|te dije) (?:antes\b|y\b|o\b)`,
+  String.raw`\bleave (?:all )?(?:the |your )?(?:previous|prior|earlier) (?:information|instructions|tasks|context) behind\b`,
+  String.raw`\b(?:ignore|forget) everything (?:and|,) (?:just |only )?(?:output|say|print|write|answer|reply)\b`,
+  String.raw`\bdisregarding (?:the |all |your )?(?:articles?|documents?|context|texts?|instructions|sources),? (?:provide|write|say|tell|give|explain|list|answer)\b`,
+].join('|'), 'u');
+
+/** An idiom setting earlier instructions or context aside, followed by an order (see above). */
+export function priorSetAside(views: string): boolean {
+  return SET_ASIDE.test(views);
+}
+priorSetAside.needs = [[SET_ASIDE]];
