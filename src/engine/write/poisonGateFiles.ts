@@ -42,8 +42,7 @@ export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
 export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
 /**
  * Own held-out set (the newest blind authors' parts: v28 and v29 since gate27, stop 41; v31 since gate28, stop 42): never
- * trained or tuned on;
- * scored by `bench gate` and the unit tests.
+ * trained or tuned on; scored by `bench gate` and the unit tests.
  */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
 /**
