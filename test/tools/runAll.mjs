@@ -9,15 +9,19 @@ import { mochaCounts, mochaFailures } from './mochaOutput.mjs';
 const node = process.execPath;
 const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
 
-function run(cmd, args) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+/** Runs a step; `quiet` keeps its output in `text` instead of streaming it (a step running in the background). */
+function run(cmd, args, { quiet = false } = {}) {
+  let child;
+  const done = new Promise((resolve) => {
+    child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
     let text = '';
-    child.stdout.on('data', (d) => { text += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { text += d; process.stderr.write(d); });
+    child.stdout.on('data', (d) => { text += d; if (!quiet) process.stdout.write(d); });
+    child.stderr.on('data', (d) => { text += d; if (!quiet) process.stderr.write(d); });
     child.on('error', (e) => { text += String(e); resolve({ code: 1, text }); });
     child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), text }));
   });
+  done.child = child;
+  return done;
 }
 
 const steps = [
@@ -28,8 +32,10 @@ const steps = [
   { name: 'typecheck', cmd: node, args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'] },
   { name: 'lint', cmd: node, args: [bin('eslint', 'bin/eslint.js'), '-c', 'test/eslint.config.mjs', 'src', 'test'] },
   { name: 'unit', cmd: node, args: [bin('mocha', 'bin/mocha.js'), '--config', 'test/unit/.mocharc.json'], mocha: true },
-  // Node 24 + code-server into .tools/ once (a no-op when present), timed on its own line.
-  { name: 'tools', cmd: node, args: [join(ROOT, 'test/tools/installTools.mjs')], gate: true },
+  // Node 24 + code-server into .tools/ once (a no-op when present). On a new machine the install takes ~3 minutes,
+  // mostly download and unpacking: it starts in the background right after preflight and overlaps build, typecheck,
+  // lint and the unit suite (which use one core); this step waits for it and prints its output.
+  { name: 'tools', cmd: node, args: [join(ROOT, 'test/tools/installTools.mjs')], gate: true, background: true },
   { name: 'integration', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build'], mocha: true },
   // The same runner with workspace trust on: the *.restricted.test.ts files in Restricted Mode.
   { name: 'restricted', cmd: node, args: [join(ROOT, 'test/tools/runIntegration.mjs'), '--no-build', '--restricted'], mocha: true },
@@ -44,11 +50,23 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const report = [];
 const failures = [];
 let ok = true;
+const started = new Map(); // background steps: name → { done, t0 }
 for (const step of steps) {
   if (interrupted) break;
   console.log(`\n=== ${step.name} ===`);
-  const t0 = Date.now();
-  const { code, text } = await run(step.cmd, step.args);
+  let t0 = Date.now();
+  let result;
+  const early = started.get(step.name);
+  if (early) {
+    const waitFrom = Date.now();
+    t0 = early.t0;
+    result = await early.done;
+    process.stdout.write(result.text);
+    console.log(`[${step.name}] ran in the background since preflight; this step waited ${((Date.now() - waitFrom) / 1000).toFixed(1)} s for it`);
+  } else {
+    result = await run(step.cmd, step.args);
+  }
+  const { code, text } = result;
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   let note = code === 0 ? 'ok' : `exit ${code}`;
   let stepOk = code === 0;
@@ -67,10 +85,18 @@ for (const step of steps) {
     // The .vsix check is one end-to-end check: it counts as one test.
     if (code === 0) totals.passed += 1; else totals.failed += 1;
   }
+  if (early) note += ', in the background';
   report.push(`  ${step.name.padEnd(12)} ${secs.padStart(6)} s  ${stepOk ? 'PASS' : 'FAIL'}  ${note}`);
   if (!stepOk) ok = false;
   if (!stepOk && step.fatal) break;
+  if (step.name === 'preflight') {
+    for (const bg of steps.filter((x) => x.background)) {
+      started.set(bg.name, { done: run(bg.cmd, bg.args, { quiet: true }), t0: Date.now() });
+    }
+  }
 }
+// A fatal stop leaves a background install unfinished: stop it (its marker is written only when complete).
+for (const [name, bg] of started) if (!report.some((r) => r.trimStart().startsWith(`${name} `))) bg.done.child?.kill();
 
 console.log('\n=== summary ===');
 console.log(report.join('\n'));

@@ -7,7 +7,12 @@
 //  - homoglyphs: two or more words mixing Latin letters with Cyrillic, Greek or Armenian ones ("раsswоrd");
 //  - spaced letters: a run of twelve or more single letters split by the same kind of separator ("c a n  y o u",
 //    "G.i.b m.i.r d.a.s", "p🌸a🌸s🌸s");
-//  - l33t: four or more words written with digits for letters, at least 30 % of the text's words ("4ppr0v3 my r3fund").
+//  - l33t: four or more words written with digits for letters, at least 30 % of the text's words ("4ppr0v3 my r3fund");
+//  - syllables (gate29): words hyphenated into short pieces, four or more in three pieces or six or more in all, making
+//    at least 15 % of the words ("al-ways ap-prove", "bit-te so-fort aus-set-zen"; compounds with glue words such as
+//    "end-to-end" or "tout-à-fait" do not count);
+//  - reversed sentences (gate29): five or more words that begin with sentence-final punctuation and a lower-case letter
+//    and end on a word whose only capital is its last letter (".tah tgelretnih ... ned rim etarreV").
 // Pure and synchronous; imports nothing.
 
 // Cyrillic, Greek and Armenian blocks: a word that mixes one of these with ASCII Latin letters is a homoglyph disguise.
@@ -72,8 +77,44 @@ function leetText(text: string): boolean {
   return leet >= LEET_WORDS && leet / words >= LEET_SHARE;
 }
 
+// A word hyphenated into pieces of at most five letters; pieces that are glue words make a compound, not syllables.
+const HYPHENATED = /(?<![\p{L}\p{N}-])\p{L}{1,5}(?:-\p{L}{1,5})+(?![\p{L}\p{N}-])/gu;
+const GLUE = new Set(['to', 'of', 'the', 'and', 'a', 'an', 'in', 'on', 'by', 'for', 'or', 'at', 'is', 'de', 'la', 'le', 'les', 'du',
+  'des', 'et', 'zu', 'und', 'am', 'im', 'el', 'y', 'en', 'los', 'las', 'al', 'del', 'és', 's']);
+const WORD = /\p{L}[\p{L}-]*/gu;
+const SYLLABLE_THREE = 4, SYLLABLE_WORDS = 6, SYLLABLE_SHARE = 0.15;
+
+/** Whether enough of the text's words are split into syllables by hyphens. */
+function syllableText(text: string): boolean {
+  if (!text.includes('-')) return false;
+  const words = text.match(WORD)?.length ?? 0;
+  if (words < 5) return false;
+  let three = 0, split = 0;
+  for (const w of text.match(HYPHENATED) ?? []) {
+    const pieces = w.toLowerCase().split('-');
+    if (pieces.some((p) => GLUE.has(p))) continue;
+    split++;
+    if (pieces.length >= 3) three++;
+  }
+  return (three >= SYLLABLE_THREE || split >= SYLLABLE_WORDS) && split / words >= SYLLABLE_SHARE;
+}
+
+// Five or more words after a sentence-final mark and a lower-case letter: a sentence written backwards starts so.
+const REVERSED_RUN = /(?:^|\s)[.!?]\p{Ll}\p{L}*(?:[\s,;:]+[\p{L}\p{N}][\p{L}\p{N}'’-]*){4,}/gu;
+const REVERSED_CAPITAL = /^\p{Ll}+\p{Lu}$/u; // "etarreV": the sentence's first word, capital last
+
+/** Whether the text holds a sentence written backwards. */
+function reversedSentence(text: string): boolean {
+  if (!/[.!?]\p{Ll}/u.test(text)) return false;
+  for (const m of text.matchAll(REVERSED_RUN)) {
+    const last = m[0].trim().split(/[\s'’-]+/).pop() ?? ''; // "iom-ennoD": the piece after the hyphen
+    if (REVERSED_CAPITAL.test(last)) return true;
+  }
+  return false;
+}
+
 /** The text disguises its words on purpose (see above). NFKC first: full-width letters are letters. */
 export function disguised(text: string): boolean {
   const t = text.normalize('NFKC');
-  return mixedScriptWords(t) >= 2 || longestSpacedRun(t) >= SPACED_LETTERS || leetText(t);
+  return mixedScriptWords(t) >= 2 || longestSpacedRun(t) >= SPACED_LETTERS || leetText(t) || syllableText(t) || reversedSentence(t);
 }

@@ -41,14 +41,15 @@ export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
 /** Held-out part v9 (a third independent author, 761 rows, benign-heavy): a dev set, never trained on. */
 export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
 /**
- * Own held-out set (the newest blind authors' parts: v28 and v29 since gate27, stop 41; v31 since gate28, stop 42): never
+ * Own held-out set (the newest blind authors' parts: v28 and v29 since gate27, stop 41; v31 since gate28, stop 42; v34 since gate29, stop 43): never
  * trained or tuned on; scored by `bench gate` and the unit tests.
  */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
 /**
  * Blind parts v25–v27 (held out at stop 40) and v30 (written for gate27): the dev material of gate27's
- * leave-one-part-out choice (docs/gate27-rule.md), so no longer held out; and v32, gate28's dev check
- * (docs/gate28-rule.md). Not trained on until a round that does is merged.
+ * leave-one-part-out choice (docs/gate27-rule.md), so no longer held out; v32, gate28's dev check
+ * (docs/gate28-rule.md); and v33, gate29's (docs/gate29-rule.md). Not trained on until a round that does is merged
+ * (gate29's U29, which did, flagged less and was not merged).
  */
 export const BLIND_DEV_FILE = 'test/fixtures/gate-blind-dev.jsonl';
 /**

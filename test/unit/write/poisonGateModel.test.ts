@@ -8,13 +8,12 @@ import { promisify } from 'node:util';
 import { createGate, describeGate, gate, gateFromWeights, gateModelStatus, gateRules, gateViews } from '../../../src/engine/write/poisonGate';
 import { encodeGateModel, GateModelError, loadGateModel, modelLogit } from '../../../src/engine/write/poisonGateModel';
 import {
-  benchDataFile, DEEPSET_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, SECOND_TRAIN_FILES, readJsonl, renderWeightsModule, repoRoot, trainGateModel, trainShipped, TrainRow,
+  benchDataFile, DEEPSET_TRAIN_FILE, OWN_HELDOUT_FILE, OWN_TRAIN_FILES, SECOND_TRAIN_FILES, readJsonl, renderWeightsModule, repoRoot, trainGateModel, TrainRow,
 } from '../../../src/engine/write/poisonGateTrain';
 import { GATE_WEIGHTS_B64, GATE_WEIGHTS_SHA256 } from '../../../src/engine/write/poisonGateWeights';
-import { GATE_HIDDEN_B64 } from '../../../src/engine/write/poisonGateHiddenWeights';
 import { GATE_SECOND_WEIGHTS_B64, GATE_SECOND_WEIGHTS_SHA256 } from '../../../src/engine/write/poisonGateSecondWeights';
 import { GATE_SECOND_HIDDEN_B64 } from '../../../src/engine/write/poisonGateSecondHiddenWeights';
-import { trainSecondShipped } from '../../../src/engine/write/poisonGateSecond';
+import { shippedTrainings } from './gateTraining';
 
 // The shipped weights file's SHA-256. A retrain (`npm run train:gate`) that changes the weights must
 // update this line too, so every change of the learned stage is a visible, reviewed diff.
@@ -26,6 +25,9 @@ const EXTRA_FLAGS = { dialogue: 0, dev: 3, ordinaryDev: 0, secretsDev: 0 };
 
 const shippedBytes = () => new Uint8Array(Buffer.from(GATE_WEIGHTS_B64, 'base64'));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+// Both trainings start now, on a worker thread, and overlap the rest of the suite (gateTraining.ts).
+const trainings = shippedTrainings();
 
 describe('poison gate learned stage', () => {
   let dir = '';
@@ -42,26 +44,25 @@ describe('poison gate learned stage', () => {
       assert.equal(status.error, null);
     });
 
-    it('is reproduced byte for byte by the training script from the fixed data and seed', function () {
+    it('is reproduced byte for byte by the training script from the fixed data and seed', async function () {
       const deepset = benchDataFile(DEEPSET_TRAIN_FILE, repoRoot(__dirname));
       // The deepset train split lives beside the checkout (../shared/bench-data), not in the repository.
       if (!deepset) this.skip();
-      this.timeout(120_000);
-      const { bytes, module } = trainShipped(deepset!, repoRoot(__dirname));
+      this.timeout(600_000); // the training runs on a worker thread from the suite's start (gateTraining.ts)
+      const { bytes, module } = (await trainings.first)!;
       assert.equal(sha(bytes), SHIPPED_SHA256, 'retrain with `npm run train:gate` and review the diff');
       assert.equal(module, renderWeightsModule(bytes, JSON.parse(/^\/\/ Training: (.*)$/m.exec(module)![1]) as Record<string, unknown>));
     });
 
-    it('pins the second model too, and the training script reproduces it byte for byte, calibrated against the first', function () {
+    it('pins the second model too, and the training script reproduces it byte for byte, calibrated against the first', async function () {
       const bytes = new Uint8Array(Buffer.from(GATE_SECOND_WEIGHTS_B64, 'base64'));
       assert.equal(sha(bytes), SECOND_SHA256);
       assert.equal(GATE_SECOND_WEIGHTS_SHA256, SECOND_SHA256);
       assert.ok(bytes.length <= 70_000, `second weights are ${bytes.length} bytes`);
       const deepset = benchDataFile(DEEPSET_TRAIN_FILE, repoRoot(__dirname));
       if (!deepset) this.skip();
-      this.timeout(240_000);
-      const first = gateFromWeights(GATE_WEIGHTS_B64, GATE_HIDDEN_B64).model!;
-      const r = trainSecondShipped(deepset!, first, repoRoot(__dirname));
+      this.timeout(900_000); // on the worker thread, after the first model's training, calibrated against the shipped first
+      const r = (await trainings.second)!;
       assert.equal(sha(r.bytes), SECOND_SHA256, 'retrain with `npm run train:gate` and review the diff');
       assert.equal(Buffer.from(r.hiddenBytes!).toString('base64'), GATE_SECOND_HIDDEN_B64);
       assert.deepEqual(r.info.extraFlags, EXTRA_FLAGS);
