@@ -9,19 +9,20 @@ import { mochaCounts, mochaFailures } from './mochaOutput.mjs';
 const node = process.execPath;
 const bin = (pkg, file) => join(ROOT, 'node_modules', pkg, file);
 
-/** Runs a step; `quiet` keeps its output in `text` instead of streaming it (a step running in the background). */
-function run(cmd, args, { quiet = false } = {}) {
-  let child;
+/**
+ * Runs a step: `{ done, child }`, `done` resolving to its exit code and output. `quiet` keeps the output in `text`
+ * instead of streaming it (a step running in the background).
+ */
+function start(cmd, args, { quiet = false } = {}) {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
   const done = new Promise((resolve) => {
-    child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
     let text = '';
     child.stdout.on('data', (d) => { text += d; if (!quiet) process.stdout.write(d); });
     child.stderr.on('data', (d) => { text += d; if (!quiet) process.stderr.write(d); });
     child.on('error', (e) => { text += String(e); resolve({ code: 1, text }); });
     child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), text }));
   });
-  done.child = child;
-  return done;
+  return { done, child };
 }
 
 const steps = [
@@ -50,21 +51,22 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const report = [];
 const failures = [];
 let ok = true;
-const started = new Map(); // background steps: name → { done, t0 }
+const background = new Map(); // background steps started and not yet waited for: name → { done, child, t0 }
 for (const step of steps) {
   if (interrupted) break;
   console.log(`\n=== ${step.name} ===`);
   let t0 = Date.now();
   let result;
-  const early = started.get(step.name);
+  const early = background.get(step.name);
   if (early) {
+    background.delete(step.name);
     const waitFrom = Date.now();
     t0 = early.t0;
     result = await early.done;
     process.stdout.write(result.text);
     console.log(`[${step.name}] ran in the background since preflight; this step waited ${((Date.now() - waitFrom) / 1000).toFixed(1)} s for it`);
   } else {
-    result = await run(step.cmd, step.args);
+    result = await start(step.cmd, step.args).done;
   }
   const { code, text } = result;
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
@@ -90,13 +92,11 @@ for (const step of steps) {
   if (!stepOk) ok = false;
   if (!stepOk && step.fatal) break;
   if (step.name === 'preflight') {
-    for (const bg of steps.filter((x) => x.background)) {
-      started.set(bg.name, { done: run(bg.cmd, bg.args, { quiet: true }), t0: Date.now() });
-    }
+    for (const bg of steps.filter((x) => x.background)) background.set(bg.name, { ...start(bg.cmd, bg.args, { quiet: true }), t0: Date.now() });
   }
 }
-// A fatal stop leaves a background install unfinished: stop it (its marker is written only when complete).
-for (const [name, bg] of started) if (!report.some((r) => r.trimStart().startsWith(`${name} `))) bg.done.child?.kill();
+// A fatal stop or an interrupt leaves a background install unfinished: stop it (its marker is written only when complete).
+for (const bg of background.values()) bg.child.kill();
 
 console.log('\n=== summary ===');
 console.log(report.join('\n'));

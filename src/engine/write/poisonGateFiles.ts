@@ -41,8 +41,8 @@ export const AUTHORS_TRAIN_FILE = 'test/fixtures/gate-train-authors.jsonl';
 /** Held-out part v9 (a third independent author, 761 rows, benign-heavy): a dev set, never trained on. */
 export const AUTHORS_DEV_FILE = 'test/fixtures/gate-authors-dev.jsonl';
 /**
- * Own held-out set (the newest blind authors' parts: v28 and v29 since gate27, stop 41; v31 since gate28, stop 42; v34 since gate29, stop 43): never
- * trained or tuned on; scored by `bench gate` and the unit tests.
+ * Own held-out set (the newest blind authors' parts: v28 and v29 since gate27, stop 41; v31 since gate28, stop 42;
+ * v34 since gate29, stop 43): never trained or tuned on; scored by `bench gate` and the unit tests.
  */
 export const OWN_HELDOUT_FILE = 'test/fixtures/gate-heldout.jsonl';
 /**
