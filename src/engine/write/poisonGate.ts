@@ -48,6 +48,7 @@ import { GATE_SECOND_WEIGHTS_B64, GATE_SECOND_WEIGHTS_SHA256 } from './poisonGat
 import { GATE_SECOND_HIDDEN_B64, GATE_SECOND_HIDDEN_SHA256 } from './poisonGateSecondHiddenWeights';
 import { FactorScan } from './factorScan';
 import { fold, gateViews } from './poisonGateViews';
+import { claimsPermission } from './poisonGatePermission';
 
 export { gateViews };
 import { factorClauses, needsClauses } from './regexFactors';
@@ -151,10 +152,12 @@ function allowedDetectors(views: string): Uint8Array {
 export function createGate(model: GateModel | null, options: GateOptions = {}, second: GateModel | null = null): GateFn {
   const stage1 = stage1Of(!!options.exhaustive);
   const first = oneModelGate(model, options, stage1);
-  // gate28: a text every other step passes is `untrusted` when its words are disguised on purpose (poisonGateDisguise.ts).
+  // gate28: a text every other step passes is `untrusted` when its words are disguised on purpose (poisonGateDisguise.ts);
+  // gate30: or when it leans on a claimed permission or a promise of secrecy (poisonGatePermission.ts).
   const undisguised = (g: GateFn): GateFn => (text) => {
     const r = g(text);
-    return r.verdict === 'pass' && typeof text === 'string' && disguised(text) ? { verdict: 'untrusted', detector: 'obfuscation' } : r;
+    if (r.verdict !== 'pass' || typeof text !== 'string') return r;
+    return disguised(text) ? { verdict: 'untrusted', detector: 'obfuscation' } : claimsPermission(text) ? { verdict: 'untrusted', detector: 'permission_claim' } : r;
   };
   if (!second) return undisguised(first);
   // gate24: a text the first model's gate passes is `untrusted` when the second model's gate — same steps, its own

@@ -27,7 +27,9 @@ export type GateDetector =
   /** The second learned model (gate24, poisonGateSecond.ts): trained on the blind authors' parts too, its own threshold; it only lowers trust. */
   | 'classifier2'
   /** Words disguised on purpose (gate28, poisonGateDisguise.ts): homoglyphs, spaced letters, l33t; it only lowers trust. */
-  | 'obfuscation';
+  | 'obfuscation'
+  /** A claimed permission, a permission handed to the reader or a promise of secrecy (gate30, poisonGatePermission.ts); it only lowers trust. */
+  | 'permission_claim';
 
 
 // Detectors (patterns are written against folded text: lower case, no diacritics)

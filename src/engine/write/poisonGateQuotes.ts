@@ -35,7 +35,7 @@ const COMPLY = /\b(?:do (?:it|that|this|so(?! (?:many|much|few|far|well|often|lo
 // "du" is German "you" but French "of the" ("à côté du refus du modèle"): it speaks to the reader in a German frame.
 const FRENCH = /\b(?:le|la|les|des|une|est|et|dans|pour|sur|avec|qui|que|au|aux)\b/gu;
 const GERMAN = /\b(?:der|die|das|und|ist|nicht|ein|eine|mit|sich|auf|dem|den|zu)\b/gu;
-const germanDu = (s: string): boolean => /\bdu\b/u.test(s) && (s.match(GERMAN)?.length ?? 0) >= (s.match(FRENCH)?.length ?? 0);
+export const germanDu = (s: string): boolean => /\bdu\b/u.test(s) && (s.match(GERMAN)?.length ?? 0) >= (s.match(FRENCH)?.length ?? 0);
 
 // An attack *described* in a sentence rather than quoted: "(the text) tries to make the model drop its original
 // instructions", "versucht, das Modell dazu zu bringen …", "próbálja rávenni a modellt …", "intenta que el modelo
