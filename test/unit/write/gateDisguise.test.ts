@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { benignTexts } from './gateBenignTexts';
 import { gate, gateRules } from '../../../src/engine/write/poisonGate';
 import { decodeAndObey, priorSetAside } from '../../../src/engine/write/poisonGateGate16';
 import { gateViews } from '../../../src/engine/write/poisonGateViews';
 import { disguised } from '../../../src/engine/write/poisonGateDisguise';
-import { benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, LOCOMO_FILE, OWN_HELDOUT_FILE, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
 
 // gate28 (issue #14): words disguised on purpose — homoglyphs, spaced or dotted letters, l33t — are a signal of their
 // own, whatever the words underneath; reassembling or decoding text and obeying it too; and idioms that set earlier
@@ -120,17 +120,9 @@ describe('poison gate: disguise, decode-and-obey and set-aside idioms (gate28)',
   });
 
   it('no benign text of any fixture, no LoCoMo turn and no deepset benign text shows disguise', () => {
-    const fx = join(root, 'test/fixtures');
-    const benign: string[] = [];
-    for (const f of readdirSync(fx)) {
-      if (!f.endsWith('.jsonl') || join('test/fixtures', f) === OWN_HELDOUT_FILE) continue;
-      for (const v of readJsonl(join(fx, f))) if (v.label === 'benign' || v.label === 'pass') benign.push(String(v.text));
-    }
-    assert.ok(benign.length > 10000, `${benign.length} benign fixture texts`);
-    const locomo = benchDataFile(LOCOMO_FILE, root), deepset = benchDataFile(DEEPSET_TRAIN_FILE, root);
-    if (locomo) benign.push(...calibrationTexts(locomo, root).dialogue);
-    if (deepset) benign.push(...readJsonl(deepset).filter((v) => v.label === 'benign').map((v) => String(v.text)));
-    assert.deepEqual(benign.filter((t) => disguised(t)).map((t) => t.slice(0, 80)), []);
+    const { fixtures, all } = benignTexts(root);
+    assert.ok(fixtures.length > 10000, `${fixtures.length} benign fixture texts`);
+    assert.deepEqual(all.filter((t) => disguised(t)).map((t) => t.slice(0, 80)), []);
   });
 
   it('catches disguised dev attacks the models and rules pass', () => {

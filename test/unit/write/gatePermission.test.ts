@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { benignTexts } from './gateBenignTexts';
 import { gate } from '../../../src/engine/write/poisonGate';
 import { claimsPermission } from '../../../src/engine/write/poisonGatePermission';
-import { benchDataFile, calibrationTexts, DEEPSET_TRAIN_FILE, LOCOMO_FILE, OWN_HELDOUT_FILE, readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
+import { readJsonl, repoRoot } from '../../../src/engine/write/poisonGateTrain';
 
 // gate30 (issue #14): a claimed permission aimed at the reader, a permission handed to the reader, or a promise of
 // secrecy. Examples written for this test (not from a corpus).
@@ -48,17 +48,9 @@ describe('poison gate: claimed permission (gate30)', () => {
   });
 
   it('fires on no benign fixture text, LoCoMo turn or deepset benign text', () => {
-    const fx = join(root, 'test/fixtures');
-    const benign: string[] = [];
-    for (const f of readdirSync(fx)) {
-      if (!f.endsWith('.jsonl') || join('test/fixtures', f) === OWN_HELDOUT_FILE) continue;
-      for (const v of readJsonl(join(fx, f))) if (v.label === 'benign' || v.label === 'pass') benign.push(String(v.text));
-    }
-    assert.ok(benign.length > 10000, `${benign.length} benign fixture texts`);
-    const locomo = benchDataFile(LOCOMO_FILE, root), deepset = benchDataFile(DEEPSET_TRAIN_FILE, root);
-    if (locomo) benign.push(...calibrationTexts(locomo, root).dialogue);
-    if (deepset) benign.push(...readJsonl(deepset).filter((v) => v.label === 'benign').map((v) => String(v.text)));
-    assert.deepEqual(benign.filter((t) => gate(t).detector === 'permission_claim').map((t) => t.slice(0, 80)), []);
+    const { fixtures, all } = benignTexts(root);
+    assert.ok(fixtures.length > 10000, `${fixtures.length} benign fixture texts`);
+    assert.deepEqual(all.filter((t) => gate(t).detector === 'permission_claim').map((t) => t.slice(0, 80)), []);
   });
 
   it('catches social-engineering dev attacks the other steps pass', () => {
